@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, describeDatabase, loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('runs on a fresh clone with no variables at all', () => {
+    expect(loadConfig({})).toMatchObject({
+      databaseUrl: undefined,
+      dataDir: path.resolve('.data'),
+      host: 'localhost',
+      port: 4321,
+      siteUrl: 'http://localhost:4321',
+      stripeSecretKey: undefined,
+    });
+  });
+
+  it('treats empty variables as unset and trims the site URL', () => {
+    expect(
+      loadConfig({ DATABASE_URL: '', PUBLIC_SITE_URL: 'https://galerie.example/' }),
+    ).toMatchObject({
+      databaseUrl: undefined,
+      siteUrl: 'https://galerie.example',
+    });
+  });
+
+  it.each([
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ PUBLIC_SITE_URL: 'galerie' }, /PUBLIC_SITE_URL/],
+  ])('names the variable to fix: %o', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('never prints a database password', () => {
+    expect(
+      describeDatabase({ databaseUrl: 'postgres://u:secret@db:5432/galerie', dataDir: '/x' }),
+    ).toBe('postgres://u:***@db:5432/galerie');
+  });
+});

@@ -1,0 +1,87 @@
+// Reads the process environment once, with defaults that make `npm start` work on a fresh clone.
+// Every variable is listed in README.md; astro.config.mjs declares the same set for astro:env.
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const envSchema = z.object({
+  DATABASE_URL: optionalText.refine(
+    (value) => value === undefined || /^postgres(ql)?:\/\//.test(value),
+    'DATABASE_URL must start with postgres:// or postgresql://',
+  ),
+  DATA_DIR: optionalText,
+  HOST: optionalText,
+  PORT: optionalText.refine(
+    (value) => value === undefined || (/^\d+$/.test(value) && Number(value) < 65536),
+    'PORT must be a number between 0 and 65535',
+  ),
+  PUBLIC_SITE_URL: optionalText.refine(
+    (value) => value === undefined || URL.canParse(value),
+    'PUBLIC_SITE_URL must be an absolute URL such as https://galerie.example',
+  ),
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  STRIPE_PUBLISHABLE_KEY: optionalText,
+  SMTP_URL: optionalText,
+});
+
+export interface AppConfig {
+  /** postgres:// URL, or undefined for the embedded PGlite database. */
+  databaseUrl: string | undefined;
+  /** Absolute directory holding the embedded database, media and mail files. */
+  dataDir: string;
+  host: string;
+  port: number;
+  siteUrl: string;
+  stripeSecretKey: string | undefined;
+  stripeWebhookSecret: string | undefined;
+  stripePublishableKey: string | undefined;
+  smtpUrl: string | undefined;
+}
+
+/** A configuration mistake the person running the site must fix; printed as one line. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = issue?.path.join('.') ?? 'environment';
+    const message = issue?.message ?? 'invalid value';
+    throw new ConfigError(message.startsWith(name) ? message : `${name}: ${message}`);
+  }
+  const e = parsed.data;
+  const host = e.HOST ?? 'localhost';
+  const port = e.PORT === undefined ? 4321 : Number(e.PORT);
+  return {
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR ?? '.data'),
+    host,
+    port,
+    siteUrl: (e.PUBLIC_SITE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    stripeSecretKey: e.STRIPE_SECRET_KEY,
+    stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
+    stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY,
+    smtpUrl: e.SMTP_URL,
+  };
+}
+
+/** The database URL with its password masked, safe to print. */
+export function describeDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>): string {
+  if (config.databaseUrl === undefined)
+    return `embedded PGlite in ${path.join(config.dataDir, 'pgdata')}`;
+  try {
+    const url = new URL(config.databaseUrl);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return 'DATABASE_URL (unparseable)';
+  }
+}
