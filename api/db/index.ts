@@ -1,0 +1,162 @@
+// The one Kysely factory: DATABASE_URL (postgres://…) opens a pg pool, anything else the embedded
+// PGlite database persisted under DATA_DIR. Both get the same type parsing so rows look alike.
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema.ts';
+
+export type Database = Kysely<DB>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  /** Human-readable location, without secrets. */
+  description: string;
+  close(): Promise<void>;
+}
+
+/** Start-up failure the person running the site must act on (printed as one line). */
+export class DatabaseUnavailableError extends Error {
+  override name = 'DatabaseUnavailableError';
+}
+
+const INT8 = 20;
+const DATE = 1082;
+// int8 only comes from count(*) and sums here: numbers far below 2^53. Dates stay 'YYYY-MM-DD'.
+const parseInt8 = (value: string): number => Number(value);
+const keepText = (value: string): string => value;
+/** Parsers every PGlite instance of ours uses (tests create instances from a template dump). */
+export const PGLITE_PARSERS = { [INT8]: parseInt8, [DATE]: keepText };
+
+export interface OpenOptions {
+  databaseUrl?: string | undefined;
+  /** Directory of the embedded database (PGlite) when no URL is given. */
+  pgliteDir?: string | undefined;
+  /** An already created PGlite instance (tests load one from a migrated template). */
+  pglite?: PGlite | undefined;
+  /** Pool size for PostgreSQL. */
+  maxConnections?: number;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.maxConnections ?? 10);
+  if (options.pglite) return wrapPglite(options.pglite, 'embedded PGlite (in memory)', () => {});
+  if (!options.pgliteDir) throw new Error('openDatabase needs databaseUrl, pgliteDir or pglite');
+  return openPgliteDir(options.pgliteDir);
+}
+
+async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: 5000,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+        if (oid === INT8) return parseInt8;
+        if (oid === DATE) return keepText;
+        return (
+          format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid)
+        ) as (value: string) => unknown;
+      }) as typeof pg.types.getTypeParser,
+    },
+  });
+  // Idle clients can fail when the server restarts; the pool replaces them, so only log.
+  pool.on('error', (error) => console.error(`PostgreSQL idle client error: ${error.message}`));
+  const where = describeUrl(url);
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw new DatabaseUnavailableError(
+      `Cannot reach PostgreSQL at ${where} (${errorText(error)}). Check that the server runs and that DATABASE_URL is right, or unset DATABASE_URL to use the embedded database.`,
+    );
+  }
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  let closing: Promise<void> | undefined;
+  return { db, kind: 'postgres', description: where, close: () => (closing ??= db.destroy()) };
+}
+
+async function openPgliteDir(dir: string): Promise<DatabaseHandle> {
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  const releaseLock = acquireLock(`${dir}.lock`);
+  try {
+    const pglite = new PGlite(dir, { parsers: PGLITE_PARSERS });
+    await pglite.waitReady;
+    return wrapPglite(pglite, `embedded PGlite in ${dir}`, releaseLock);
+  } catch (error) {
+    releaseLock();
+    throw new DatabaseUnavailableError(
+      `Cannot open the embedded database in ${dir} (${errorText(error)}). Move that directory away to start afresh, or set DATA_DIR.`,
+    );
+  }
+}
+
+function wrapPglite(pglite: PGlite, description: string, onClose: () => void): DatabaseHandle {
+  const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+  let closed = false;
+  return {
+    db,
+    kind: 'pglite',
+    description,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+      onClose();
+    },
+  };
+}
+
+/**
+ * PGlite belongs to one process: a second process opening the same directory would corrupt it.
+ * A lock file holding our pid refuses that with a clear message; a stale lock (dead pid) is taken over.
+ */
+function acquireLock(lockPath: string): () => void {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      return () => fs.rmSync(lockPath, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number(fs.readFileSync(lockPath, 'utf8'));
+      if (holder === process.pid || !isAlive(holder)) {
+        fs.rmSync(lockPath, { force: true });
+        continue;
+      }
+      throw new DatabaseUnavailableError(
+        `The embedded database ${path.dirname(lockPath)} is in use by process ${holder}. Stop that process (only one Galerie process may open it), or set DATA_DIR to another directory.`,
+      );
+    }
+  }
+  throw new DatabaseUnavailableError(`Cannot lock the embedded database (${lockPath}).`);
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'DATABASE_URL (not a valid URL)';
+  }
+}
+
+export function errorText(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0) return errorText(error.errors[0]);
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}

@@ -1,0 +1,39 @@
+// Runs the timestamped migrations in api/db/migrations (Kysely's Migrator, one lock, all or nothing).
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import { FileMigrationProvider, Migrator, NO_MIGRATIONS } from 'kysely/migration';
+import { errorText } from './index.ts';
+
+export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
+
+function migrator<T>(db: Kysely<T>): Migrator {
+  return new Migrator({
+    db,
+    provider: new FileMigrationProvider({ fs, path, migrationFolder: MIGRATIONS_DIR }),
+  });
+}
+
+/** Migrates to the latest version; returns the names of the migrations it applied. */
+export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {
+  const { error, results } = await migrator(db).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const cause = error === undefined ? 'unknown error' : errorText(error);
+    throw new MigrationError(
+      `Migration ${failed?.migrationName ?? '(before running)'} failed: ${cause}. Nothing of it was applied; fix the migration or the database, then start again.`,
+      { cause: error },
+    );
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Rolls every migration back (tests prove each `down` works). */
+export async function migrateDownToZero<T>(db: Kysely<T>): Promise<void> {
+  const { error } = await migrator(db).migrateTo(NO_MIGRATIONS);
+  if (error) throw new MigrationError(`Rolling back failed: ${errorText(error)}`, { cause: error });
+}

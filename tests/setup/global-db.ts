@@ -1,0 +1,79 @@
+// Prepares one migrated template per integration project; every test file then gets its own
+// database cloned from it (a PGlite data-dir dump, or PostgreSQL's CREATE DATABASE … TEMPLATE).
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect } from 'kysely';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../../api/db/index.ts';
+import { MIGRATIONS_DIR, migrateToLatest } from '../../api/db/migrate.ts';
+import { databaseUrlFor, quoteIdent } from '../helpers/pg-admin.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    pgliteTemplate: string;
+    postgresTemplate: string;
+  }
+}
+
+async function migrationsHash(): Promise<string> {
+  const hash = createHash('sha256');
+  for (const file of (await fs.readdir(MIGRATIONS_DIR)).sort()) {
+    hash.update(file).update(await fs.readFile(path.join(MIGRATIONS_DIR, file)));
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const hash = await migrationsHash();
+  if (project.name === 'integration-pglite') {
+    // Cached by migration content: a new migration makes a new template.
+    const file = path.resolve('.cache', 'test-db', `pglite-template-${hash}.tar.gz`);
+    const exists = await fs.access(file).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) {
+      const pglite = new PGlite();
+      const db = new Kysely<unknown>({ dialect: new PGliteDialect({ pglite }) });
+      await migrateToLatest(db);
+      const dump = await pglite.dumpDataDir('gzip');
+      await db.destroy();
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.writeFile(`${file}.tmp`, Buffer.from(await dump.arrayBuffer()));
+      await fs.rename(`${file}.tmp`, file);
+    }
+    project.provide('pgliteTemplate', file);
+    return async () => {};
+  }
+
+  const url = process.env['DATABASE_URL'];
+  if (!url) throw new Error('integration-postgres needs DATABASE_URL');
+  const template = `galerie_tpl_${hash}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(template)}`);
+    await admin.query(`CREATE DATABASE ${quoteIdent(template)}`);
+  } finally {
+    await admin.end();
+  }
+  const handle = await openDatabase({
+    databaseUrl: databaseUrlFor(url, template),
+    maxConnections: 1,
+  });
+  await migrateToLatest(handle.db);
+  await handle.close();
+  project.provide('postgresTemplate', template);
+  return async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(template)} WITH (FORCE)`);
+    } finally {
+      await client.end();
+    }
+  };
+}
