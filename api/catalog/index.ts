@@ -1,0 +1,101 @@
+// The public catalogue: what visitors may see, as plain domain objects (no rows leak out).
+import { z } from 'zod';
+import type { Database } from '../db/index.ts';
+
+const localized = z.object({ fr: z.string(), en: z.string() });
+
+/** The public shape of a work; also the schema of the build-time `artworks` collection. */
+export const publicArtworkSchema = z.object({
+  id: z.number().int(),
+  slug: z.string(),
+  type: z.enum(['original', 'print']),
+  title: localized,
+  description: localized,
+  technique: localized,
+  dimensions: z.string(),
+  year: z.number().int().nullable(),
+  priceCents: z.number().int().positive(),
+  stock: z.number().int().min(0),
+  category: z.enum(['peinture', 'sculpture', 'mixte']),
+  collection: z.string(),
+  isSold: z.boolean(),
+  editionSize: z.number().int().nullable(),
+  displayOrder: z.number().int(),
+  /** Content hash of the image master: stable across databases, so it is safe in static pages. */
+  image: z
+    .object({
+      sha256: z.string(),
+      width: z.number().int(),
+      height: z.number().int(),
+      alt: localized,
+    })
+    .nullable(),
+});
+
+export type PublicArtwork = z.infer<typeof publicArtworkSchema>;
+export type ArtworkType = PublicArtwork['type'];
+export type Category = PublicArtwork['category'];
+export type Localized = z.infer<typeof localized>;
+
+/** spec storefront §7 "Read artworks": is_available, display_order ascending, newest first. */
+export async function listPublicArtworks(db: Database): Promise<PublicArtwork[]> {
+  const rows = await db
+    .selectFrom('artworks as a')
+    .leftJoin('media as m', 'm.id', 'a.media_id')
+    .select([
+      'a.id',
+      'a.slug',
+      'a.artwork_type',
+      'a.title_fr',
+      'a.title_en',
+      'a.description_fr',
+      'a.description_en',
+      'a.technique_fr',
+      'a.technique_en',
+      'a.dimensions',
+      'a.year',
+      'a.price_cents',
+      'a.stock',
+      'a.category',
+      'a.collection',
+      'a.is_sold',
+      'a.edition_size',
+      'a.display_order',
+      'm.sha256',
+      'm.width',
+      'm.height',
+      'm.alt_fr',
+      'm.alt_en',
+    ])
+    .where('a.is_available', '=', true)
+    .orderBy('a.display_order', 'asc')
+    .orderBy('a.created_at', 'desc')
+    .orderBy('a.id', 'asc')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    slug: r.slug,
+    type: r.artwork_type === 'original' ? 'original' : 'print',
+    title: { fr: r.title_fr, en: r.title_en },
+    description: { fr: r.description_fr, en: r.description_en },
+    technique: { fr: r.technique_fr, en: r.technique_en },
+    dimensions: r.dimensions,
+    year: r.year,
+    priceCents: r.price_cents,
+    stock: r.stock,
+    category: r.category as Category,
+    collection: r.collection,
+    isSold: r.is_sold,
+    editionSize: r.edition_size,
+    displayOrder: r.display_order,
+    image:
+      r.sha256 !== null && r.width !== null && r.height !== null
+        ? {
+            sha256: r.sha256,
+            width: r.width,
+            height: r.height,
+            alt: { fr: r.alt_fr ?? r.title_fr, en: r.alt_en ?? r.title_en },
+          }
+        : null,
+  }));
+}

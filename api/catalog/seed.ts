@@ -1,0 +1,168 @@
+// The demo catalogue (content/seed/catalogue.json): 13 titles, 25 works, images rendered
+// deterministically with sharp, and the default site settings. Idempotent: a work whose slug
+// exists is left as the owner edited it, and settings already stored are kept.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { AppConfig } from '../config.ts';
+import type { Database } from '../db/index.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { renderComposition } from '../media/compose.ts';
+import { storeMaster } from '../media/index.ts';
+import { diskStorage, type MediaStorage } from '../media/storage.ts';
+import { insertMissingDefaults } from '../settings/index.ts';
+
+export const SEED_CATALOGUE = path.join(
+  import.meta.dirname,
+  '..',
+  '..',
+  'content',
+  'seed',
+  'catalogue.json',
+);
+
+const localized = z.object({ fr: z.string().min(1), en: z.string().min(1) });
+const catalogueSchema = z.object({
+  works: z.array(
+    z.object({
+      slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
+      title: localized,
+      description: localized,
+      year: z.number().int(),
+      category: z.enum(['peinture', 'sculpture', 'mixte']),
+      collection: z.string().min(1),
+      image: z.object({
+        seed: z.string(),
+        palette: z.array(z.string()),
+        width: z.number().int(),
+        height: z.number().int(),
+      }),
+      original: z.object({
+        technique: localized,
+        dimensions: z.string(),
+        price_eur: z.number().int().positive(),
+        sold: z.boolean(),
+      }),
+      print: z
+        .object({
+          technique: localized,
+          dimensions: z.string(),
+          price_eur: z.number().int().positive(),
+          stock: z.number().int().min(0),
+          edition_size: z.number().int().positive(),
+        })
+        .nullable(),
+    }),
+  ),
+});
+
+export type SeedCatalogue = z.infer<typeof catalogueSchema>;
+
+export async function readSeedCatalogue(file = SEED_CATALOGUE): Promise<SeedCatalogue> {
+  return catalogueSchema.parse(JSON.parse(await fs.readFile(file, 'utf8')));
+}
+
+export interface SeedResult {
+  artworksInserted: number;
+  settingsInserted: number;
+}
+
+export async function seedDemo(
+  db: Database,
+  storage: MediaStorage,
+  catalogue?: SeedCatalogue,
+): Promise<SeedResult> {
+  const { works } = catalogue ?? (await readSeedCatalogue());
+  const existing = new Set(
+    (await db.selectFrom('artworks').select('slug').execute()).map((row) => row.slug),
+  );
+  let artworksInserted = 0;
+  let position = 0;
+  for (const work of works) {
+    const variants = [
+      {
+        slug: `${work.slug}-original`,
+        type: 'original' as const,
+        technique: work.original.technique,
+        dimensions: work.original.dimensions,
+        priceCents: work.original.price_eur * 100,
+        stock: work.original.sold ? 0 : 1,
+        isSold: work.original.sold,
+        editionSize: null,
+      },
+      ...(work.print
+        ? [
+            {
+              slug: `${work.slug}-print`,
+              type: 'print' as const,
+              technique: work.print.technique,
+              dimensions: work.print.dimensions,
+              priceCents: work.print.price_eur * 100,
+              stock: work.print.stock,
+              isSold: false,
+              editionSize: work.print.edition_size,
+            },
+          ]
+        : []),
+    ];
+    const missing = variants.filter((v) => !existing.has(v.slug));
+    const firstPosition = position;
+    position += variants.length;
+    if (missing.length === 0) continue;
+
+    // Rendering is the slow part (≈0.3 s an image): only for works not seeded yet.
+    const media = await storeMaster(db, storage, await renderComposition(work.image), work.title);
+    await db.transaction().execute(async (trx) => {
+      for (const v of missing) {
+        const result = await trx
+          .insertInto('artworks')
+          .values({
+            slug: v.slug,
+            artwork_type: v.type,
+            title_fr: work.title.fr,
+            title_en: work.title.en,
+            description_fr: work.description.fr,
+            description_en: work.description.en,
+            technique_fr: v.technique.fr,
+            technique_en: v.technique.en,
+            dimensions: v.dimensions,
+            year: work.year,
+            price_cents: v.priceCents,
+            stock: v.stock,
+            category: work.category,
+            collection: work.collection,
+            is_available: true,
+            is_sold: v.isSold,
+            display_order: firstPosition + variants.indexOf(v),
+            media_id: media.id,
+            edition_size: v.editionSize,
+          })
+          .onConflict((oc) => oc.column('slug').doNothing())
+          .executeTakeFirst();
+        artworksInserted += Number(result.numInsertedOrUpdatedRows ?? 0);
+      }
+    });
+  }
+  const settingsInserted = await insertMissingDefaults(db);
+  return { artworksInserted, settingsInserted };
+}
+
+/** First start: seed only a database that has never been seeded (no settings stored yet). */
+export async function seedIfEmpty(db: Database, storage: MediaStorage): Promise<SeedResult | null> {
+  const row = await db
+    .selectFrom('site_settings')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  if (Number(row.n) > 0) return null;
+  return seedDemo(db, storage);
+}
+
+/** What every process that owns the database does first: migrate, then seed a new database. */
+export async function prepareDatabase(
+  db: Database,
+  config: Pick<AppConfig, 'dataDir'>,
+): Promise<{ migrations: string[]; seeded: SeedResult | null }> {
+  const migrations = await migrateToLatest(db);
+  const seeded = await seedIfEmpty(db, diskStorage(path.join(config.dataDir, 'media')));
+  return { migrations, seeded };
+}

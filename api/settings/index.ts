@@ -1,0 +1,115 @@
+// Site settings (back office §3 "Site settings"): key/value JSON rows with typed defaults.
+// Money is stored in cents; the back office shows euros.
+import { z } from 'zod';
+import type { Database } from '../db/index.ts';
+
+const promoCode = z.object({
+  code: z
+    .string()
+    .trim()
+    .min(1)
+    .transform((c) => c.toUpperCase()),
+  discount: z.number().int().min(1).max(100),
+  active: z.boolean(),
+});
+
+export const settingsSchema = z.object({
+  site_title: z.string(),
+  site_description: z.object({ fr: z.string(), en: z.string() }),
+  artist_name: z.string(),
+  contact_email: z.email(),
+  contact_phone: z.string(),
+  contact_address: z.string(),
+  instagram_url: z.url(),
+  site_maintenance: z.boolean(),
+  currency: z.enum(['EUR', 'USD', 'GBP']),
+  shipping_info: z.object({
+    default_cost_cents: z.number().int().min(0),
+    free_threshold_cents: z.number().int().min(0),
+  }),
+  promo_codes: z.array(promoCode),
+  /** The code the storefront's promo banner advertises (storefront §1: -15 % with SASHA25). */
+  promo_banner_code: z.string(),
+  /** storefront §9: Tuesday to Saturday 10:00-19:00, Sunday 14:00-18:00, closed Monday. */
+  opening_hours: z.array(
+    z.object({
+      day: z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']),
+      open: z
+        .string()
+        .regex(/^\d{2}:\d{2}$/)
+        .nullable(),
+      close: z
+        .string()
+        .regex(/^\d{2}:\d{2}$/)
+        .nullable(),
+    }),
+  ),
+});
+
+export type SiteSettings = z.infer<typeof settingsSchema>;
+export type SettingKey = keyof SiteSettings;
+
+const hours = (open: string, close: string) => ({ open, close });
+
+// back office §9: free_threshold 500, default_cost 15, currency EUR, WELCOME10 / ART20 / a 15 % code.
+export const DEFAULT_SETTINGS: SiteSettings = {
+  site_title: 'Galerie Sasha Kovač',
+  site_description: {
+    fr: 'Peintures originales et tirages d’art numérotés de Sasha Kovač, artiste contemporaine née à Zagreb et installée au Portugal.',
+    en: 'Original paintings and numbered fine-art prints by Sasha Kovač, a contemporary artist born in Zagreb and based in Portugal.',
+  },
+  artist_name: 'Sasha Kovač',
+  contact_email: 'contact@galerie-sasha.example',
+  contact_phone: '+351 21 000 00 00',
+  contact_address: 'Rua da Rosa 112, 1200-389 Lisboa, Portugal',
+  instagram_url: 'https://www.instagram.com/sasha.kovac.art',
+  site_maintenance: false,
+  currency: 'EUR',
+  shipping_info: { default_cost_cents: 1500, free_threshold_cents: 50000 },
+  promo_codes: [
+    { code: 'WELCOME10', discount: 10, active: true },
+    { code: 'ART20', discount: 20, active: true },
+    { code: 'SASHA25', discount: 15, active: true },
+  ],
+  promo_banner_code: 'SASHA25',
+  opening_hours: [
+    { day: 'mon', open: null, close: null },
+    { day: 'tue', ...hours('10:00', '19:00') },
+    { day: 'wed', ...hours('10:00', '19:00') },
+    { day: 'thu', ...hours('10:00', '19:00') },
+    { day: 'fri', ...hours('10:00', '19:00') },
+    { day: 'sat', ...hours('10:00', '19:00') },
+    { day: 'sun', ...hours('14:00', '18:00') },
+  ],
+};
+
+/**
+ * All settings: stored values over the defaults. A stored value that no longer fits its schema
+ * (hand-edited row, older shape) falls back to the default instead of breaking every page.
+ */
+export async function getSettings(db: Database): Promise<SiteSettings> {
+  const rows = await db.selectFrom('site_settings').select(['key', 'value']).execute();
+  const merged: Record<string, unknown> = { ...DEFAULT_SETTINGS };
+  for (const row of rows) {
+    if (!(row.key in DEFAULT_SETTINGS)) continue;
+    const field = settingsSchema.shape[row.key as SettingKey];
+    const parsed = field.safeParse(row.value);
+    if (parsed.success) merged[row.key] = parsed.data;
+  }
+  return merged as SiteSettings;
+}
+
+/** Writes the defaults for every key not stored yet; never overwrites the owner's values. */
+export async function insertMissingDefaults(db: Database): Promise<number> {
+  const result = await db
+    .insertInto('site_settings')
+    .values(
+      Object.entries(DEFAULT_SETTINGS).map(([key, value]) => ({
+        key,
+        value: JSON.stringify(value),
+      })),
+    )
+    .onConflict((oc) => oc.column('key').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
+}

@@ -1,0 +1,141 @@
+// The demo catalogue matches storefront §3 (25 works; prints 350 € for the first five titles and
+// 420 € after; originals 4 100–34 000 €; some sold; low and empty print stock) and seeding twice
+// changes nothing.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listPublicArtworks } from '../../api/catalog/index.ts';
+import { seedDemo, seedIfEmpty } from '../../api/catalog/seed.ts';
+import { diskStorage } from '../../api/media/storage.ts';
+import { DEFAULT_SETTINGS, getSettings } from '../../api/settings/index.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+
+let t: TestDatabase;
+let mediaDir: string;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  mediaDir = await fs.mkdtemp(path.join(os.tmpdir(), 'galerie-media-'));
+});
+afterAll(async () => {
+  await t.dispose();
+  await fs.rm(mediaDir, { recursive: true, force: true });
+});
+
+const counts = async () => ({
+  artworks: (await t.db.selectFrom('artworks').select('id').execute()).length,
+  media: (await t.db.selectFrom('media').select('id').execute()).length,
+  settings: (await t.db.selectFrom('site_settings').select('key').execute()).length,
+});
+
+describe('demo seed', () => {
+  it('seeds an empty database once, then leaves it alone', async () => {
+    const first = await seedIfEmpty(t.db, diskStorage(mediaDir));
+    expect(first?.artworksInserted).toBe(25);
+    const after = await counts();
+    expect(after).toEqual({
+      artworks: 25,
+      media: 13,
+      settings: Object.keys(DEFAULT_SETTINGS).length,
+    });
+
+    expect(await seedIfEmpty(t.db, diskStorage(mediaDir))).toBeNull();
+    expect(await seedDemo(t.db, diskStorage(mediaDir))).toEqual({
+      artworksInserted: 0,
+      settingsInserted: 0,
+    });
+    expect(await counts()).toEqual(after);
+  });
+
+  it('keeps what the owner changed when seeding again', async () => {
+    await t.db
+      .updateTable('artworks')
+      .set({ price_cents: 39900 })
+      .where('slug', '=', 'lumiere-du-tage-print')
+      .execute();
+    await t.db.deleteFrom('artworks').where('slug', '=', 'seuil-print').execute();
+    const result = await seedDemo(t.db, diskStorage(mediaDir));
+    expect(result.artworksInserted).toBe(1);
+    const print = await t.db
+      .selectFrom('artworks')
+      .select('price_cents')
+      .where('slug', '=', 'lumiere-du-tage-print')
+      .executeTakeFirstOrThrow();
+    expect(print.price_cents).toBe(39900);
+    await t.db
+      .updateTable('artworks')
+      .set({ price_cents: 35000 })
+      .where('slug', '=', 'lumiere-du-tage-print')
+      .execute();
+  });
+
+  it('follows the payment catalogue of the spec', async () => {
+    const works = await listPublicArtworks(t.db);
+    expect(works).toHaveLength(25);
+    const originals = works.filter((w) => w.type === 'original');
+    const prints = works.filter((w) => w.type === 'print');
+    expect(originals).toHaveLength(13);
+    expect(prints).toHaveLength(12);
+
+    const titles = [...new Set(works.map((w) => w.title.fr))];
+    expect(titles).toHaveLength(13);
+    for (const print of prints) {
+      const expected = titles.indexOf(print.title.fr) < 5 ? 35000 : 42000;
+      expect(print.priceCents, print.slug).toBe(expected);
+      expect(print.editionSize).toBeGreaterThanOrEqual(print.stock);
+    }
+    const originalPrices = originals.map((o) => o.priceCents);
+    expect(Math.min(...originalPrices)).toBe(410000);
+    expect(Math.max(...originalPrices)).toBe(3400000);
+    expect(originals.filter((o) => o.isSold).length).toBeGreaterThan(0);
+    expect(originals.filter((o) => o.isSold).every((o) => o.stock === 0)).toBe(true);
+    expect(prints.filter((p) => p.stock === 0)).toHaveLength(1);
+    expect(prints.some((p) => p.stock >= 1 && p.stock <= 3)).toBe(true);
+
+    for (const work of works) {
+      expect(work.title.en.length).toBeGreaterThan(0);
+      expect(work.description.fr.length).toBeGreaterThan(40);
+      expect(work.description.en.length).toBeGreaterThan(40);
+      expect(work.technique.fr && work.technique.en).toBeTruthy();
+      expect(work.dimensions).toMatch(/^\d+ x \d+ cm$/);
+      expect(['peinture', 'sculpture', 'mixte']).toContain(work.category);
+      expect(work.image).not.toBeNull();
+    }
+  });
+
+  it('stores a real image master for every work', async () => {
+    const media = await t.db.selectFrom('media').selectAll().execute();
+    for (const row of media) {
+      const bytes = await fs.readFile(path.join(mediaDir, row.storage_key));
+      expect(bytes.length).toBe(row.byte_size);
+      const meta = await sharp(bytes).metadata();
+      expect(meta.format).toBe('jpeg');
+      expect([meta.width, meta.height]).toEqual([row.width, row.height]);
+    }
+  });
+
+  it('stores the default settings of the spec', async () => {
+    const settings = await getSettings(t.db);
+    expect(settings.shipping_info).toEqual({
+      default_cost_cents: 1500,
+      free_threshold_cents: 50000,
+    });
+    expect(settings.currency).toBe('EUR');
+    expect(settings.promo_codes).toEqual([
+      { code: 'WELCOME10', discount: 10, active: true },
+      { code: 'ART20', discount: 20, active: true },
+      { code: 'SASHA25', discount: 15, active: true },
+    ]);
+    expect(settings.opening_hours.find((d) => d.day === 'mon')).toEqual({
+      day: 'mon',
+      open: null,
+      close: null,
+    });
+    expect(settings.opening_hours.find((d) => d.day === 'sun')).toMatchObject({
+      open: '14:00',
+      close: '18:00',
+    });
+  });
+});
