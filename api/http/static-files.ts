@@ -1,0 +1,171 @@
+// Serves the built client files (dist/client) from memory: precompressed brotli/gzip copies chosen
+// by Accept-Encoding, immutable caching for hashed assets, revalidation for HTML. Only files that
+// exist in the build can be served, so no request path ever reaches the filesystem.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+
+type Encoding = 'br' | 'gzip';
+
+interface Variant {
+  body: Buffer;
+  etag: string;
+}
+
+interface StaticFile {
+  type: string;
+  cacheControl: string;
+  identity: Variant;
+  encoded: Partial<Record<Encoding, Variant>>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.xml': 'application/xml; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.ico': 'image/x-icon',
+  '.webmanifest': 'application/manifest+json',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+};
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'public, max-age=0, must-revalidate';
+const SHORT = 'public, max-age=3600';
+
+function variant(body: Buffer, suffix: string): Variant {
+  const digest = createHash('sha1').update(body).digest('base64url').slice(0, 20);
+  return { body, etag: `"${digest}${suffix}"` };
+}
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full);
+    else if (entry.isFile()) yield full;
+  }
+}
+
+export class StaticFiles {
+  private readonly files: Map<string, StaticFile>;
+
+  private constructor(files: Map<string, StaticFile>) {
+    this.files = files;
+  }
+
+  get size(): number {
+    return this.files.size;
+  }
+
+  static async load(clientDir: string): Promise<StaticFiles> {
+    const files = new Map<string, StaticFile>();
+    for await (const full of walk(clientDir)) {
+      if (full.endsWith('.br') || full.endsWith('.gz')) continue;
+      const rel = `/${path.relative(clientDir, full).split(path.sep).join('/')}`;
+      const ext = path.extname(full).toLowerCase();
+      const identity = variant(await fs.readFile(full), '');
+      const encoded: StaticFile['encoded'] = {};
+      for (const [encoding, suffix] of [
+        ['br', '.br'],
+        ['gzip', '.gz'],
+      ] as const) {
+        const body = await fs.readFile(full + suffix).catch(() => null);
+        if (body) encoded[encoding] = { body, etag: identity.etag.replace(/"$/, `-${encoding}"`) };
+      }
+      const cacheControl = rel.startsWith('/_astro/')
+        ? IMMUTABLE
+        : ext === '.html'
+          ? REVALIDATE
+          : SHORT;
+      files.set(rel, {
+        type: TYPES[ext] ?? 'application/octet-stream',
+        cacheControl,
+        identity,
+        encoded,
+      });
+    }
+    return new StaticFiles(files);
+  }
+
+  /** The built file a URL path names: exact file, or a page's index.html / .html. */
+  lookup(pathname: string): StaticFile | undefined {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      return undefined;
+    }
+    if (decoded.endsWith('/')) return this.files.get(`${decoded}index.html`);
+    return (
+      this.files.get(decoded) ??
+      this.files.get(`${decoded}/index.html`) ??
+      this.files.get(`${decoded}.html`)
+    );
+  }
+
+  /** Answers GET/HEAD for a built file; returns false when the path is not one. */
+  serve(req: IncomingMessage, res: ServerResponse, pathname: string, status = 200): boolean {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const file = this.lookup(pathname);
+    if (!file) return false;
+    this.send(req, res, file, status);
+    return true;
+  }
+
+  send(req: IncomingMessage, res: ServerResponse, file: StaticFile, status: number): void {
+    const encoding = pickEncoding(req.headers['accept-encoding'], file.encoded);
+    const chosen = (encoding && file.encoded[encoding]) || file.identity;
+    res.setHeader('Content-Type', file.type);
+    res.setHeader('Cache-Control', status === 200 ? file.cacheControl : 'no-store');
+    res.setHeader('ETag', chosen.etag);
+    if (file.encoded.br || file.encoded.gzip) res.setHeader('Vary', 'Accept-Encoding');
+    if (encoding) res.setHeader('Content-Encoding', encoding);
+    if (status === 200 && matchesEtag(req.headers['if-none-match'], chosen.etag)) {
+      res.statusCode = 304;
+      res.end();
+      return;
+    }
+    res.statusCode = status;
+    res.setHeader('Content-Length', chosen.body.length);
+    res.end(req.method === 'HEAD' ? undefined : chosen.body);
+  }
+}
+
+/** br when accepted, else gzip when accepted, else the identity body. */
+export function pickEncoding(
+  header: string | undefined,
+  available: Partial<Record<Encoding, unknown>>,
+): Encoding | null {
+  if (!header) return null;
+  const accepted = new Map<string, number>();
+  for (const part of header.toLowerCase().split(',')) {
+    const [name = '', ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    accepted.set(name.trim(), q ? Number(q.slice(2)) : 1);
+  }
+  const ok = (name: Encoding) =>
+    available[name] !== undefined && (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  if (ok('br')) return 'br';
+  if (ok('gzip')) return 'gzip';
+  return null;
+}
+
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === etag || t === `W/${etag}` || t === '*';
+  });
+}

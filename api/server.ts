@@ -1,0 +1,82 @@
+// Production entry (`npm start`): migrate, seed a new database, build the site when needed, then
+// serve it from one Node process. Problems the person running the site must fix print one line.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BuildError, ensureBuild } from './build/index.ts';
+import { prepareDatabase } from './catalog/seed.ts';
+import { loadConfig } from './config.ts';
+import { openConfiguredDatabase, provideDatabase } from './db/context.ts';
+import type { DatabaseHandle } from './db/index.ts';
+import { createGalerieServer, installGracefulShutdown, type NodeHandler } from './http/app.ts';
+import { StaticFiles } from './http/static-files.ts';
+import { describeFailure, EXPECTED_ERRORS } from './cli/run.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+class ListenError extends Error {
+  override name = 'ListenError';
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const config = loadConfig();
+  let handle: DatabaseHandle | undefined;
+  try {
+    handle = await openConfiguredDatabase(config);
+    console.log(`Galerie: database ${handle.description}`);
+    const { migrations, seeded } = await prepareDatabase(handle.db, config);
+    if (migrations.length) console.log(`Galerie: applied ${migrations.length} migration(s)`);
+    if (seeded)
+      console.log(`Galerie: seeded the demo catalogue (${seeded.artworksInserted} works)`);
+
+    const build = await ensureBuild(handle.db, {
+      root,
+      siteUrl: config.siteUrl,
+      log: (line) => console.log(`  build │ ${line}`),
+    });
+    if (build.built)
+      console.log(`Galerie: built the site (${build.reason}) in ${seconds(build.ms)}`);
+
+    provideDatabase(handle);
+    const entry = pathToFileURL(path.join(root, 'dist', 'server', 'entry.mjs')).href;
+    const { handler } = (await import(entry)) as { handler: NodeHandler };
+    const staticFiles = await StaticFiles.load(path.join(root, 'dist', 'client'));
+    const app = createGalerieServer({ staticFiles, handler });
+    await new Promise<void>((resolve, reject) => {
+      app.server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(
+          new ListenError(
+            error.code === 'EADDRINUSE'
+              ? `Port ${config.port} on ${config.host} is already in use. Stop the other process or set PORT.`
+              : `Cannot listen on ${config.host}:${config.port} (${error.message}). Check HOST and PORT.`,
+          ),
+        ),
+      );
+      app.server.listen(config.port, config.host, resolve);
+    });
+    const dbHandle = handle;
+    installGracefulShutdown(app, { onClosed: () => dbHandle.close() });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    console.log(
+      `Galerie: ready at http://${config.host}:${port}/ (started in ${seconds(performance.now() - started)})`,
+    );
+  } catch (error) {
+    await handle?.close().catch(() => {});
+    throw error;
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  const expected =
+    error instanceof ListenError ||
+    error instanceof BuildError ||
+    EXPECTED_ERRORS.some((k) => error instanceof k);
+  console.error(
+    `Galerie could not start: ${expected ? (error as Error).message : describeFailure(error)}`,
+  );
+  process.exit(1);
+}

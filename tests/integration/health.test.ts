@@ -1,0 +1,17 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkHealth } from '../../api/health.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+
+describe('health', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(() => t.dispose());
+
+  it('is ok while the database answers, and an error once it does not', async () => {
+    expect(await checkHealth(t.db)).toEqual({ status: 'ok', db: 'ok' });
+    await t.close();
+    expect(await checkHealth(t.db)).toEqual({ status: 'error', db: 'error' });
+  });
+});
