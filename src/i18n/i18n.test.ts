@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import en from './en.json';
+import fr from './fr.json';
+import {
+  formatPrice,
+  localeFromPath,
+  localizedPath,
+  switchLocalePath,
+  t,
+  unlocalizedPath,
+} from './index.ts';
+
+describe('translations', () => {
+  it('fr.json and en.json have the same keys, none empty', () => {
+    expect(Object.keys(en).sort()).toEqual(Object.keys(fr).sort());
+    for (const value of [...Object.values(fr), ...Object.values(en)])
+      expect(value.trim()).not.toBe('');
+  });
+
+  it('fills placeholders', () => {
+    expect(t('fr', 'home.worksCount', { count: 25 })).toBe('25 œuvres au catalogue');
+    expect(t('en', 'home.worksCount', { count: 25 })).toBe('25 works in the catalogue');
+  });
+});
+
+describe('localized paths', () => {
+  it.each([
+    ['fr', '/', '/'],
+    ['en', '/', '/en/'],
+    ['fr', '/gallery', '/gallery'],
+    ['en', '/gallery', '/en/gallery'],
+    ['en', 'about', '/en/about'],
+  ] as const)('%s %s → %s', (locale, path, expected) => {
+    expect(localizedPath(locale, path)).toBe(expected);
+  });
+
+  it('finds the locale and the page of a path', () => {
+    expect(localeFromPath('/en/gallery')).toBe('en');
+    expect(localeFromPath('/english')).toBe('fr');
+    expect(unlocalizedPath('/en/gallery')).toBe('/gallery');
+    expect(unlocalizedPath('/en/')).toBe('/');
+    expect(unlocalizedPath('/en')).toBe('/');
+  });
+
+  it('switches language on the same page, keeping query and hash', () => {
+    expect(switchLocalePath(new URL('http://x/gallery?tab=prints#seuil'), 'en')).toBe(
+      '/en/gallery?tab=prints#seuil',
+    );
+    expect(switchLocalePath(new URL('http://x/en/gallery'), 'fr')).toBe('/gallery');
+    expect(switchLocalePath(new URL('http://x/en/'), 'fr')).toBe('/');
+  });
+});
+
+describe('prices', () => {
+  it('formats euros the French and the English way', () => {
+    expect(formatPrice('fr', 35000).replace(/\s/g, ' ')).toBe('350 €');
+    expect(formatPrice('en', 3400000)).toBe('€34,000');
+    expect(formatPrice('fr', 1999).replace(/\s/g, ' ')).toBe('19,99 €');
+  });
+});

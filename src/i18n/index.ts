@@ -1,0 +1,58 @@
+// One translation helper and one URL helper for both languages (French default, unprefixed;
+// English under /en/). Keys are flat and dotted; fr.json and en.json must hold the same keys.
+import en from './en.json';
+import fr from './fr.json';
+
+export const LOCALES = ['fr', 'en'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'fr';
+export type MessageKey = keyof typeof fr;
+
+const dictionaries: Record<Locale, Record<MessageKey, string>> = { fr, en };
+
+export function isLocale(value: unknown): value is Locale {
+  return value === 'fr' || value === 'en';
+}
+
+/** The message for `key`, with `{name}` placeholders replaced from `params`. */
+export function t(
+  locale: Locale,
+  key: MessageKey,
+  params: Record<string, string | number> = {},
+): string {
+  const template = dictionaries[locale][key];
+  return template.replace(/\{(\w+)\}/g, (match, name: string) =>
+    name in params ? String(params[name]) : match,
+  );
+}
+
+/** The locale a pathname belongs to. */
+export function localeFromPath(pathname: string): Locale {
+  return pathname === '/en' || pathname.startsWith('/en/') ? 'en' : 'fr';
+}
+
+/** Strips the locale prefix: '/en/gallery' → '/gallery', '/en/' → '/'. */
+export function unlocalizedPath(pathname: string): string {
+  if (localeFromPath(pathname) === 'en') return pathname.slice(3) || '/';
+  return pathname || '/';
+}
+
+/** The path of a page in a locale: localizedPath('en', '/gallery') → '/en/gallery'. */
+export function localizedPath(locale: Locale, path: string): string {
+  const clean = path.startsWith('/') ? path : `/${path}`;
+  if (locale === DEFAULT_LOCALE) return clean;
+  return clean === '/' ? '/en/' : `/en${clean}`;
+}
+
+/** The same page in another locale, keeping query and hash. */
+export function switchLocalePath(url: URL, target: Locale): string {
+  return `${localizedPath(target, unlocalizedPath(url.pathname))}${url.search}${url.hash}`;
+}
+
+export function formatPrice(locale: Locale, cents: number, currency = 'EUR'): string {
+  return new Intl.NumberFormat(locale === 'fr' ? 'fr-FR' : 'en', {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
+  }).format(cents / 100);
+}

@@ -1,0 +1,40 @@
+// Starts the real server for the end-to-end tests on a database of their own: a fresh DATA_DIR
+// for the embedded database, or a fresh PostgreSQL database when DATABASE_URL is set.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import { databaseUrlFor, quoteIdent } from '../helpers/pg-admin.ts';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+const port = process.env['E2E_PORT'] ?? '4399';
+const dataDir = path.join(root, '.cache', 'e2e-data');
+await fs.rm(dataDir, { recursive: true, force: true });
+
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: port,
+  HOST: '127.0.0.1',
+  PUBLIC_SITE_URL: `http://127.0.0.1:${port}`,
+  SMTP_URL: '',
+};
+
+const url = process.env['DATABASE_URL'];
+if (url) {
+  const name = 'galerie_e2e';
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+  await client.query(`CREATE DATABASE ${quoteIdent(name)}`);
+  await client.end();
+  env['DATABASE_URL'] = databaseUrlFor(url, name);
+}
+
+const server = spawn(process.execPath, [path.join(root, 'api', 'server.ts')], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => server.kill(signal));
+server.on('exit', (code) => process.exit(code ?? 0));
