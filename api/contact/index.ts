@@ -1,0 +1,167 @@
+// Contact messages (storefront §2 Contact, §3 Contact form): refuse bots and floods, store the
+// message first so nothing is lost, then mail it to the gallery's contact address.
+import { isIP } from 'node:net';
+import type { Database } from '../db/index.ts';
+import { errorText } from '../db/index.ts';
+import { AppError } from '../http/errors.ts';
+import type { Mailer } from '../mail/index.ts';
+import { hit, rateLimitKey, type RateLimitRule } from '../ratelimit/index.ts';
+import { getSettings, type SiteSettings } from '../settings/index.ts';
+
+/** storefront §3, first reading; the same list as src/schemas/contact.ts (tsc checks they agree). */
+export type ContactSubjectCode =
+  'information' | 'private_visit' | 'purchase' | 'exhibition' | 'press' | 'other';
+
+/** What the endpoint hands over once its schema has accepted the input. */
+export interface ContactMessageInput {
+  name: string;
+  email: string;
+  subject: ContactSubjectCode;
+  message: string;
+  /** The honeypot field: people leave it empty. */
+  website?: string | undefined;
+  locale: 'fr' | 'en';
+}
+
+export interface ContactDeps {
+  db: Database;
+  mailer: Mailer;
+  /** Read from the database when not given. */
+  settings?: SiteSettings;
+  now?: () => Date;
+}
+
+// The notification goes to the owner, whose back office is French (back office §1).
+const SUBJECT_LABELS: Record<ContactSubjectCode, string> = {
+  information: 'Demande d’information',
+  private_visit: 'Visite privée',
+  purchase: 'Achat d’une œuvre',
+  exhibition: 'Exposition',
+  press: 'Demande presse',
+  other: 'Autre',
+};
+
+/** At most 3 messages per sender address and 10 per client network an hour. */
+export const CONTACT_RATE_LIMITS: { perEmail: RateLimitRule; perIp: RateLimitRule } = {
+  perEmail: { limit: 3, windowSeconds: 3600 },
+  perIp: { limit: 10, windowSeconds: 3600 },
+};
+
+/**
+ * Stores and delivers one message. Throws AppError 'rejected' (honeypot filled), 'rate_limited'
+ * (with retryAfterSeconds) or 'delivery_failed' (stored, with delivery_error, but not mailed).
+ */
+export async function submitContactMessage(
+  deps: ContactDeps,
+  input: ContactMessageInput,
+  meta: { ip: string },
+): Promise<{ id: string }> {
+  const { db, mailer } = deps;
+  const now = deps.now?.() ?? new Date();
+  if (input.website !== undefined && input.website.trim() !== '') throw new AppError('rejected');
+
+  const ip = ipBucket(meta.ip);
+  if (ip) await enforce(db, rateLimitKey('contact:ip', ip), CONTACT_RATE_LIMITS.perIp, now);
+  const email = input.email.trim().toLowerCase();
+  await enforce(db, rateLimitKey('contact:email', email), CONTACT_RATE_LIMITS.perEmail, now);
+
+  const { id } = await db
+    .insertInto('contact_messages')
+    .values({
+      name: input.name,
+      email: input.email,
+      subject: input.subject,
+      message: input.message,
+      locale: input.locale,
+      created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+
+  const settings = deps.settings ?? (await getSettings(db));
+  try {
+    await mailer.send({
+      to: settings.contact_email,
+      from: { name: settings.site_title, address: noReplyAddress(settings.contact_email) },
+      replyTo: { name: oneLine(input.name), address: input.email },
+      subject: `[Galerie] ${SUBJECT_LABELS[input.subject]} — ${oneLine(input.name)}`,
+      text: notificationText(id, input, now),
+    });
+  } catch (error) {
+    const reason = errorText(error).slice(0, 1000);
+    await db
+      .updateTable('contact_messages')
+      .set({ delivery_error: reason })
+      .where('id', '=', id)
+      .execute();
+    // The visitor is told; the owner learns it from the log (and the stored row).
+    console.error(`Contact message ${id} stored but not delivered: ${reason}`);
+    throw new AppError('delivery_failed', { cause: error });
+  }
+  await db
+    .updateTable('contact_messages')
+    .set({ delivered_at: new Date(), delivery_error: null })
+    .where('id', '=', id)
+    .execute();
+  return { id };
+}
+
+async function enforce(db: Database, key: string, rule: RateLimitRule, now: Date): Promise<void> {
+  const result = await hit(db, key, rule, now);
+  if (!result.allowed)
+    throw new AppError('rate_limited', { retryAfterSeconds: result.retryAfterSeconds });
+}
+
+/** The mail body: every field, plainly, for the owner to read and answer with "Reply". */
+export function notificationText(id: string, input: ContactMessageInput, receivedAt: Date): string {
+  return [
+    'Nouveau message reçu par le formulaire de contact du site.',
+    '',
+    `Nom : ${oneLine(input.name)}`,
+    `E-mail : ${input.email}`,
+    `Sujet : ${SUBJECT_LABELS[input.subject]}`,
+    `Langue : ${input.locale === 'fr' ? 'français' : 'anglais'}`,
+    `Reçu le : ${receivedAt.toISOString()}`,
+    `Référence : ${id}`,
+    '',
+    'Message :',
+    '',
+    input.message,
+    '',
+    '-- ',
+    'Répondez à ce courriel pour écrire directement à la personne.',
+  ].join('\n');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** no-reply@ the gallery's own domain, so the sender matches the domain the mail is about. */
+function noReplyAddress(contactEmail: string): string {
+  const domain = contactEmail.split('@').pop();
+  return domain ? `no-reply@${domain}` : 'no-reply@localhost';
+}
+
+/**
+ * What the per-IP limit counts: the IPv4 address, or the /64 network of an IPv6 address (one
+ * subscriber usually holds a whole /64). Empty when the address is unknown.
+ */
+export function ipBucket(ip: string): string {
+  const address = ip.trim().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+  const version = isIP(address);
+  if (version === 4) return address;
+  if (version !== 6) return '';
+  const [head = '', tail = ''] = address.toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = address.includes('::') && tail ? tail.split(':') : [];
+  const groups = [
+    ...left,
+    ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'),
+    ...right,
+  ];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}

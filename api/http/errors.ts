@@ -1,0 +1,154 @@
+// The closed set of error codes the JSON endpoints answer with, each mapped once to an HTTP status
+// and a default message, plus the request guards every unsafe endpoint shares: same-origin check
+// and body reading with a size limit. Bad input always gets a 4xx, never a 500.
+
+/** code → HTTP status and the default message (English, for API clients and logs; pages translate by code). */
+export const ERRORS = {
+  invalid_input: { status: 400, message: 'Some fields are missing or invalid.' },
+  invalid_json: { status: 400, message: 'The request body is not valid JSON.' },
+  rejected: { status: 400, message: 'The request was refused.' },
+  forbidden_origin: { status: 403, message: 'Cross-origin requests are not allowed.' },
+  not_found: { status: 404, message: 'Not found.' },
+  method_not_allowed: { status: 405, message: 'Method not allowed.' },
+  payload_too_large: { status: 413, message: 'The request body is too large.' },
+  unsupported_media_type: { status: 415, message: 'The request body must be JSON.' },
+  rate_limited: { status: 429, message: 'Too many requests; try again later.' },
+  internal: { status: 500, message: 'Internal error.' },
+  delivery_failed: { status: 502, message: 'The message was saved but could not be delivered.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export interface AppErrorOptions {
+  message?: string;
+  /** Field name → message key, for `invalid_input`. */
+  fields?: Record<string, string>;
+  /** Sent as `Retry-After`, for `rate_limited`. */
+  retryAfterSeconds?: number;
+  cause?: unknown;
+}
+
+/** An expected failure with a code from the closed set; anything else becomes a 500 'internal'. */
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly fields: Record<string, string> | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: ErrorCode, options: AppErrorOptions = {}) {
+    super(options.message ?? ERRORS[code].message, { cause: options.cause });
+    this.code = code;
+    this.status = ERRORS[code].status;
+    this.fields = options.fields;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+export function isAppError(error: unknown, code?: ErrorCode): error is AppError {
+  return error instanceof AppError && (code === undefined || error.code === code);
+}
+
+const JSON_HEADERS = {
+  'Content-Type': 'application/json; charset=utf-8',
+  'Cache-Control': 'no-store',
+} as const;
+
+/** The JSON error response for any thrown value: `{ error: { code, message, fields? } }`. */
+export function errorResponse(error: unknown): Response {
+  if (!(error instanceof AppError)) {
+    console.error('Unexpected error while answering a request:', error);
+    return errorResponse(new AppError('internal'));
+  }
+  const headers = new Headers(JSON_HEADERS);
+  if (error.retryAfterSeconds !== undefined)
+    headers.set('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+  const body = {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.fields && Object.keys(error.fields).length > 0 ? { fields: error.fields } : {}),
+    },
+  };
+  return new Response(JSON.stringify(body), { status: error.status, headers });
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Unsafe requests must come from our own pages. Astro's `security.checkOrigin` only covers form
+ * content types (STACK-NOTES), so JSON endpoints call this: the `Origin` header must be the
+ * request's own origin (or `siteUrl`'s, when a proxy terminates TLS in front of us); without an
+ * `Origin`, `Sec-Fetch-Site: same-origin` is accepted. Clients sending neither are refused.
+ */
+export function checkSameOrigin(request: Request, siteUrl?: string): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const allowed = new Set([new URL(request.url).origin]);
+  if (siteUrl && URL.canParse(siteUrl)) allowed.add(new URL(siteUrl).origin);
+  const origin = request.headers.get('origin');
+  if (origin !== null) {
+    if (allowed.has(origin)) return;
+    throw new AppError('forbidden_origin');
+  }
+  if (request.headers.get('sec-fetch-site') === 'same-origin') return;
+  throw new AppError('forbidden_origin');
+}
+
+function mediaType(request: Request): string {
+  return (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** The body as text, refusing more than `maxBytes` (declared or streamed) and invalid UTF-8. */
+export async function readText(request: Request, maxBytes: number): Promise<string> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) throw new AppError('payload_too_large');
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new AppError('payload_too_large');
+    }
+    chunks.push(value);
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new AppError('invalid_json', { message: 'The request body is not valid UTF-8.' });
+  }
+}
+
+/** The parsed JSON body: 415 unless the content type is JSON, 413 above `maxBytes`, 400 if malformed. */
+export async function readJson(request: Request, maxBytes = 16_384): Promise<unknown> {
+  const type = mediaType(request);
+  if (type !== 'application/json' && !/^application\/[\w.-]+\+json$/.test(type))
+    throw new AppError('unsupported_media_type');
+  const text = await readText(request, maxBytes);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new AppError('invalid_json');
+  }
+}
+
+/** Whether the body is an HTML form post (the no-JavaScript path of progressively enhanced forms). */
+export function isFormPost(request: Request): boolean {
+  return mediaType(request) === 'application/x-www-form-urlencoded';
+}
+
+/** An urlencoded form body as a plain object (last value wins), with the same size limit. */
+export async function readForm(
+  request: Request,
+  maxBytes = 16_384,
+): Promise<Record<string, string>> {
+  if (!isFormPost(request))
+    throw new AppError('unsupported_media_type', {
+      message: 'The request body must be an urlencoded form.',
+    });
+  return Object.fromEntries(new URLSearchParams(await readText(request, maxBytes)));
+}

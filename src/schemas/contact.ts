@@ -1,0 +1,58 @@
+// The contact form's one input schema (storefront §3 "Contact form", §5): used by the page's script
+// for instant feedback and by /api/contact for the real check. Written with zod/mini so the client
+// bundle stays small; error messages are translation keys, shown by the client in its language.
+import * as z from 'zod/mini';
+
+/** storefront §3, first reading of the subject options. */
+export const CONTACT_SUBJECTS = [
+  'information',
+  'private_visit',
+  'purchase',
+  'exhibition',
+  'press',
+  'other',
+] as const;
+export type ContactSubject = (typeof CONTACT_SUBJECTS)[number];
+
+export const CONTACT_LIMITS = { name: 200, email: 254, message: 5000 } as const;
+
+const text = (max: number, error: string) =>
+  z.string({ error }).check(z.trim(), z.minLength(1, { error }), z.maxLength(max, { error }));
+
+export const contactSchema = z.strictObject(
+  {
+    name: text(CONTACT_LIMITS.name, 'contact.error.name'),
+    email: z
+      .string({ error: 'contact.error.email' })
+      .check(
+        z.trim(),
+        z.maxLength(CONTACT_LIMITS.email, { error: 'contact.error.email' }),
+        z.regex(z.regexes.email, { error: 'contact.error.email' }),
+      ),
+    subject: z.enum(CONTACT_SUBJECTS, { error: 'contact.error.subject' }),
+    message: text(CONTACT_LIMITS.message, 'contact.error.message'),
+    /** Honeypot: hidden from people, filled in by naive bots. */
+    website: z.optional(z.string({ error: 'contact.error.invalid' })),
+    locale: z.enum(['fr', 'en'], { error: 'contact.error.invalid' }),
+  },
+  { error: 'contact.error.invalid' },
+);
+
+export type ContactInput = z.infer<typeof contactSchema>;
+export type ContactField = keyof ContactInput;
+
+/**
+ * The first error key of each field, as the page script shows them and the endpoint reports them.
+ * Issues outside the fields (unknown fields, not an object) have no entry.
+ */
+export function contactFieldErrors(error: {
+  issues: readonly { path: readonly PropertyKey[]; message: string }[];
+}): Partial<Record<ContactField, string>> {
+  const fields: Partial<Record<ContactField, string>> = {};
+  for (const issue of error.issues) {
+    const head = issue.path[0];
+    if (typeof head === 'string' && head in contactSchema.def.shape)
+      fields[head as ContactField] ??= issue.message;
+  }
+  return fields;
+}
