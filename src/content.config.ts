@@ -3,6 +3,7 @@
 // server process), or, under `astro dev`, from the database itself, prepared as `npm start` does.
 import fs from 'node:fs/promises';
 import { defineCollection } from 'astro:content';
+import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { catalogSnapshot, type CatalogSnapshot } from '../api/build/index.ts';
 import { publicArtworkSchema } from '../api/catalog/index.ts';
@@ -42,4 +43,48 @@ const site = defineCollection({
   schema: settingsSchema,
 });
 
-export const collections = { artworks, site };
+// Editorial texts per locale (content/fr, content/en); ids are 'fr/home', 'en/about', …
+const home = defineCollection({
+  loader: glob({ pattern: '*/home.md', base: './content' }),
+  schema: z.object({
+    title: z.string(),
+    description: z.string(),
+    heroEyebrow: z.string(),
+    heroTitle: z.string(),
+    heroText: z.string(),
+    heroCta: z.string(),
+    visionTitle: z.string(),
+    visionText: z.string(),
+    visionCta: z.string(),
+    featuredTitle: z.string(),
+    featuredText: z.string(),
+    featuredCta: z.string(),
+    teaserTitle: z.string(),
+    teaserText: z.string(),
+    teaserCta: z.string(),
+  }),
+});
+
+const about = defineCollection({
+  loader: glob({ pattern: '*/about.md', base: './content' }),
+  schema: z.object({
+    title: z.string(),
+    description: z.string(),
+    intro: z.string(),
+    styleTitle: z.string(),
+    styleCards: z.array(z.object({ title: z.string(), text: z.string() })).length(3),
+    quote: z.string(),
+    quoteAuthor: z.string(),
+    contactTitle: z.string(),
+    contactText: z.string(),
+    contactCta: z.string(),
+    instagramCta: z.string(),
+  }),
+});
+
+const legal = defineCollection({
+  loader: glob({ pattern: '*/{privacy,terms}.md', base: './content' }),
+  schema: z.object({ title: z.string(), description: z.string(), updated: z.coerce.date() }),
+});
+
+export const collections = { artworks, site, home, about, legal };

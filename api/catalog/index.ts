@@ -99,3 +99,29 @@ export async function listPublicArtworks(db: Database): Promise<PublicArtwork[]>
         : null,
   }));
 }
+
+export interface Availability {
+  id: number;
+  /** Visible on the site (the owner may hide a work after the last build). */
+  available: boolean;
+  isSold: boolean;
+  stock: number;
+}
+
+/**
+ * Live sold state and stock of every work, so prerendered pages can show a work sold since the
+ * last build. Hidden works are listed as unavailable rather than left out.
+ */
+export async function listAvailability(db: Database): Promise<Availability[]> {
+  const rows = await db
+    .selectFrom('artworks')
+    .select(['id', 'is_available', 'is_sold', 'stock'])
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    available: r.is_available,
+    isSold: r.is_sold,
+    stock: r.stock,
+  }));
+}

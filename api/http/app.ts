@@ -3,6 +3,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
 import compression from 'compression';
+import { aliasTarget } from './aliases.ts';
 import type { StaticFiles } from './static-files.ts';
 
 export type NodeHandler = (
@@ -51,6 +52,12 @@ export function createGalerieServer({ staticFiles, handler }: AppOptions): Galer
     if (draining.value) res.setHeader('Connection', 'close');
     const pathname = (req.url ?? '/').split('?')[0] ?? '/';
     if (staticFiles.serve(req, res, pathname)) return;
+    const alias = aliasTarget(req.url ?? '/');
+    if (alias && (req.method === 'GET' || req.method === 'HEAD')) {
+      res.writeHead(301, { Location: alias, 'Cache-Control': 'public, max-age=86400' });
+      res.end();
+      return;
+    }
     compress(req, res, () => {
       void Promise.resolve(handler(req, res, () => notFound(req, res, pathname))).catch(
         (error: unknown) => {

@@ -18,8 +18,12 @@ describe('translations', () => {
   });
 
   it('fills placeholders', () => {
-    expect(t('fr', 'home.worksCount', { count: 25 })).toBe('25 œuvres au catalogue');
-    expect(t('en', 'home.worksCount', { count: 25 })).toBe('25 works in the catalogue');
+    expect(t('fr', 'home.worksCount', { count: 25 })).toBe(
+      '25 œuvres au catalogue, originales et tirages',
+    );
+    expect(t('en', 'home.worksCount', { count: 25 })).toBe(
+      '25 works in the catalogue, originals and prints',
+    );
   });
 });
 

@@ -16,3 +16,33 @@ export async function getSiteSettings(): Promise<SiteSettings> {
   if (!entry) throw new Error('Site settings are missing from the build snapshot');
   return entry.data;
 }
+
+/** Works of the same title merged into one card (storefront §2 Gallery). */
+export interface WorkGroup {
+  /** The title's slug: the shareable overlay URL is ?work=<key>. */
+  key: string;
+  /** The first work of the group gives image, dimensions and description. */
+  lead: PublicArtwork;
+  original: PublicArtwork | undefined;
+  print: PublicArtwork | undefined;
+}
+
+export function groupByTitle(artworks: readonly PublicArtwork[]): WorkGroup[] {
+  const groups = new Map<string, WorkGroup>();
+  for (const work of artworks) {
+    const id = work.title.fr.trim().toLowerCase();
+    let group = groups.get(id);
+    if (!group) {
+      group = {
+        key: work.slug.replace(/-(original|print)$/, ''),
+        lead: work,
+        original: undefined,
+        print: undefined,
+      };
+      groups.set(id, group);
+    }
+    if (work.type === 'original') group.original ??= work;
+    else group.print ??= work;
+  }
+  return [...groups.values()];
+}

@@ -21,14 +21,14 @@ test('the English home lists the same works in English', async ({ page }) => {
 test('the FR/EN switch lands on the same page in the other language and remembers it', async ({
   page,
 }) => {
-  await page.goto('/');
+  await page.goto('/gallery');
   await page.getByRole('link', { name: 'Voir cette page en anglais' }).click();
-  await expect(page).toHaveURL(/\/en\/$/);
+  await expect(page).toHaveURL(/\/en\/gallery$/);
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   expect(await page.evaluate(() => localStorage.getItem('gallery-language'))).toBe('en');
 
   await page.getByRole('link', { name: 'View this page in French' }).click();
-  await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+  await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/gallery$/);
   await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
   expect(await page.evaluate(() => localStorage.getItem('gallery-language'))).toBe('fr');
 });
@@ -55,7 +55,7 @@ for (const [path, lang, heading, home] of [
     expect(response?.status()).toBe(404);
     await expect(page.locator('html')).toHaveAttribute('lang', lang);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
-    await page.getByRole('link', { name: home }).click();
+    await page.getByRole('main').getByRole('link', { name: home }).click();
     await expect(page.getByTestId('artwork-title').first()).toBeVisible();
   });
 }

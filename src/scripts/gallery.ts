@@ -1,0 +1,192 @@
+// Gallery behaviour in plain TypeScript: keyboard-operable tabs, the detail overlay (a modal
+// dialog with its own URL, ?work=<slug>), live availability, and the add-to-cart buttons.
+import { addToCart } from '../stores/cart.ts';
+import { lockScroll, trapFocus, unlockScroll } from './layers.ts';
+
+interface Availability {
+  id: number;
+  available: boolean;
+  isSold: boolean;
+  stock: number;
+}
+
+const root = document.querySelector<HTMLElement>('[data-gallery]');
+if (root) setUpGallery(root);
+
+function setUpGallery(gallery: HTMLElement): void {
+  const text = (name: string) => gallery.dataset[name] ?? '';
+  const tabs = [...gallery.querySelectorAll<HTMLButtonElement>('[role="tab"]')];
+  const panels = [...gallery.querySelectorAll<HTMLElement>('[role="tabpanel"]')];
+  const overlay = gallery.querySelector<HTMLDialogElement>('[data-work-overlay]');
+  const overlayBody = overlay?.querySelector<HTMLElement>('[data-overlay-body]');
+  const details = gallery.querySelector<HTMLElement>('[data-work-details]');
+
+  // --- Tabs (WAI-ARIA tabs pattern, automatic activation) ---
+  const select = (tab: HTMLButtonElement, focus: boolean) => {
+    for (const other of tabs) {
+      const selected = other === tab;
+      other.setAttribute('aria-selected', String(selected));
+      other.tabIndex = selected ? 0 : -1;
+    }
+    for (const panel of panels) panel.hidden = panel.id !== tab.getAttribute('aria-controls');
+    if (focus) tab.focus();
+  };
+  tabs.forEach((tab, index) => {
+    tab.addEventListener('click', () => select(tab, false));
+    tab.addEventListener('keydown', (event) => {
+      const last = tabs.length - 1;
+      const target =
+        event.key === 'ArrowRight'
+          ? tabs[index === last ? 0 : index + 1]
+          : event.key === 'ArrowLeft'
+            ? tabs[index === 0 ? last : index - 1]
+            : event.key === 'Home'
+              ? tabs[0]
+              : event.key === 'End'
+                ? tabs[last]
+                : undefined;
+      if (!target) return;
+      event.preventDefault();
+      select(target, true);
+    });
+  });
+  if (tabs[0]) select(tabs[0], false);
+
+  // --- Overlay: the work's <article> moves into the dialog while it is open ---
+  let opened: { article: HTMLElement; opener: HTMLElement | null } | undefined;
+
+  const open = (key: string, opener: HTMLElement | null) => {
+    const article = document.getElementById(key);
+    if (!overlay || !overlayBody || !article?.matches('[data-work]')) return false;
+    if (opened) overlay.close();
+    overlayBody.append(article);
+    overlay.setAttribute('aria-labelledby', `${key}-title`);
+    opened = { article, opener };
+    overlay.showModal();
+    lockScroll();
+    overlay.scrollTop = 0;
+    return true;
+  };
+
+  if (overlay) trapFocus(overlay);
+  overlay?.addEventListener('close', () => {
+    if (!opened) return;
+    details?.append(opened.article);
+    unlockScroll();
+    opened.opener?.focus();
+    opened = undefined;
+    if (new URL(location.href).searchParams.has('work')) {
+      history.replaceState(null, '', location.pathname);
+    }
+  });
+  overlay?.querySelector('[data-overlay-close]')?.addEventListener('click', () => overlay.close());
+
+  for (const link of gallery.querySelectorAll<HTMLAnchorElement>('[data-open-work]')) {
+    link.addEventListener('click', (event) => {
+      const key = link.dataset['openWork'];
+      if (!key || event.metaKey || event.ctrlKey || event.shiftKey) return;
+      event.preventDefault();
+      if (open(key, link)) history.pushState({ work: key }, '', `?work=${encodeURIComponent(key)}`);
+    });
+  }
+
+  const openFromUrl = () => {
+    const url = new URL(location.href);
+    const key = url.searchParams.get('work') ?? url.hash.slice(1);
+    if (key && document.getElementById(key)?.matches('[data-work]')) {
+      const card = gallery.querySelector<HTMLElement>(`[data-open-work="${CSS.escape(key)}"]`);
+      open(key, card);
+    } else if (overlay?.open) {
+      overlay.close();
+    }
+  };
+  window.addEventListener('popstate', openFromUrl);
+  openFromUrl();
+
+  // --- Add to cart: idle → 'Adding...' → back, with the server's message on refusal ---
+  for (const button of gallery.querySelectorAll<HTMLButtonElement>('[data-add-to-cart]')) {
+    button.addEventListener('click', () => void add(button));
+  }
+
+  async function add(button: HTMLButtonElement): Promise<void> {
+    const id = Number(button.dataset['artworkId']);
+    const message = button.parentElement?.querySelector<HTMLElement>('[data-add-message]');
+    button.disabled = true;
+    button.setAttribute('aria-busy', 'true');
+    button.textContent = text('tAdding');
+    if (message) message.textContent = '';
+    try {
+      await addToCart(id);
+      if (message) message.textContent = text('tAdded');
+    } catch (error) {
+      if (message)
+        message.textContent = (error instanceof Error && error.message) || text('tAddError');
+    } finally {
+      button.removeAttribute('aria-busy');
+      button.disabled = false;
+      button.textContent = text('tAdd');
+      void refreshAvailability();
+    }
+  }
+
+  // --- Live availability: a work sold or hidden since the build shows as such ---
+  const loading = gallery.querySelector<HTMLElement>('[data-gallery-loading]');
+  const apply = (works: Availability[]) => {
+    const byId = new Map(works.map((w) => [w.id, w]));
+    for (const card of gallery.querySelectorAll<HTMLElement>('[data-card]')) {
+      const state = byId.get(Number(card.dataset['artworkId']));
+      card.hidden = !state?.available;
+    }
+    for (const price of gallery.querySelectorAll<HTMLElement>('[data-card-price]')) {
+      const state = byId.get(Number(price.dataset['artworkId']));
+      if (!state) continue;
+      const block = gallery.querySelector<HTMLElement>(
+        `[data-variant-block][data-artwork-id="${state.id}"]`,
+      );
+      const sold = block?.dataset['type'] === 'original' && state.isSold;
+      price.textContent = sold ? text('tSold') : (price.dataset['price'] ?? '');
+    }
+    for (const block of gallery.querySelectorAll<HTMLElement>('[data-variant-block]')) {
+      const state = byId.get(Number(block.dataset['artworkId']));
+      if (!state) continue;
+      const button = block.querySelector<HTMLButtonElement>('[data-add-to-cart]');
+      block.hidden = !state.available;
+      if (block.dataset['type'] === 'original') {
+        block
+          .querySelector<HTMLElement>('[data-price-line]')
+          ?.toggleAttribute('hidden', state.isSold);
+        block
+          .querySelector<HTMLElement>('[data-sold-notice]')
+          ?.toggleAttribute('hidden', !state.isSold);
+        if (button) button.hidden = state.isSold;
+      } else {
+        const low = block.querySelector<HTMLElement>('[data-low-stock]');
+        if (low) {
+          low.hidden = !(state.stock >= 1 && state.stock <= 3);
+          low.textContent = text('tLowStock').replace('{count}', String(state.stock));
+        }
+        if (button && button.getAttribute('aria-busy') !== 'true') {
+          button.disabled = state.stock === 0;
+          button.textContent = state.stock === 0 ? text('tOutOfStock') : text('tAdd');
+        }
+      }
+    }
+    for (const panel of panels) {
+      const visible = panel.querySelectorAll('[data-card]:not([hidden])').length;
+      panel.querySelector<HTMLElement>('[data-empty]')?.toggleAttribute('hidden', visible > 0);
+    }
+  };
+
+  async function refreshAvailability(): Promise<void> {
+    if (loading) loading.hidden = false;
+    try {
+      const response = await fetch('/api/availability');
+      if (response.ok) apply(((await response.json()) as { works: Availability[] }).works);
+    } catch {
+      // Offline: the prerendered state stays; the cart re-checks everything anyway.
+    } finally {
+      if (loading) loading.hidden = true;
+    }
+  }
+  void refreshAvailability();
+}

@@ -1,0 +1,96 @@
+// Live availability: what the gallery fetches to show a work sold, out of stock or hidden since
+// the last build; and the cart count behind the navigation badge.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countCart } from '../../api/cart/index.ts';
+import { listAvailability } from '../../api/catalog/index.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+
+let t: TestDatabase;
+let original: number;
+let print: number;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  const rows = await t.db
+    .insertInto('artworks')
+    .values([
+      {
+        slug: 'a-original',
+        title_fr: 'A',
+        title_en: 'A',
+        dimensions: '10 x 10 cm',
+        price_cents: 410000,
+        stock: 1,
+        artwork_type: 'original',
+      },
+      {
+        slug: 'a-print',
+        title_fr: 'A',
+        title_en: 'A',
+        dimensions: '10 x 10 cm',
+        price_cents: 35000,
+        stock: 3,
+        artwork_type: 'print',
+      },
+    ])
+    .returning('id')
+    .execute();
+  [original, print] = rows.map((r) => r.id) as [number, number];
+});
+afterAll(() => t.dispose());
+
+const stateOf = async (id: number) => (await listAvailability(t.db)).find((w) => w.id === id);
+
+describe('availability', () => {
+  it('follows the database without a rebuild', async () => {
+    expect(await stateOf(original)).toEqual({
+      id: original,
+      available: true,
+      isSold: false,
+      stock: 1,
+    });
+    await t.db
+      .updateTable('artworks')
+      .set({ is_sold: true, stock: 0 })
+      .where('id', '=', original)
+      .execute();
+    expect(await stateOf(original)).toMatchObject({ isSold: true, stock: 0 });
+
+    await t.db.updateTable('artworks').set({ stock: 0 }).where('id', '=', print).execute();
+    expect(await stateOf(print)).toMatchObject({ isSold: false, stock: 0 });
+
+    await t.db
+      .updateTable('artworks')
+      .set({ is_available: false })
+      .where('id', '=', print)
+      .execute();
+    expect(await stateOf(print)).toMatchObject({ available: false });
+  });
+});
+
+describe('cart count', () => {
+  it('is the sum of quantities of the visitor’s lines for works still shown', async () => {
+    expect(await countCart(t.db, undefined)).toBe(0);
+    expect(await countCart(t.db, 'nobody')).toBe(0);
+    await t.db
+      .updateTable('artworks')
+      .set({ is_available: true, stock: 3 })
+      .where('id', '=', print)
+      .execute();
+    await t.db
+      .insertInto('cart_items')
+      .values([
+        { cart_id: 'cart-1', artwork_id: print, quantity: 2 },
+        { cart_id: 'cart-1', artwork_id: original, quantity: 1 },
+        { cart_id: 'cart-2', artwork_id: print, quantity: 1 },
+      ])
+      .execute();
+    expect(await countCart(t.db, 'cart-1')).toBe(3);
+    await t.db
+      .updateTable('artworks')
+      .set({ is_available: false })
+      .where('id', '=', original)
+      .execute();
+    expect(await countCart(t.db, 'cart-1')).toBe(2);
+  });
+});
