@@ -263,7 +263,8 @@ test.describe('chrome', () => {
     await consentGiven(page);
     await page.setViewportSize({ width: 390, height: 800 });
     await page.goto('/about');
-    await page.getByRole('button', { name: 'Ouvrir le menu' }).click();
+    await page.getByRole('button', { name: 'Ouvrir le menu' }).focus();
+    await page.keyboard.press('Enter');
     const menu = page.getByRole('dialog', { name: 'Menu' });
     await expect(menu).toBeVisible();
     await expect(menu.getByRole('link', { name: /Panier/ })).toContainText('0');
@@ -284,7 +285,8 @@ test.describe('chrome', () => {
     await expect(banner).toBeHidden();
     await page.mouse.wheel(0, 400);
     await expect(banner).toBeVisible();
-    await page.getByRole('button', { name: 'Close the promotion banner' }).click();
+    await page.getByRole('button', { name: 'Close the promotion banner' }).focus();
+    await page.keyboard.press('Enter');
     await expect(banner).toBeHidden();
   });
 
