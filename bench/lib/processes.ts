@@ -1,0 +1,235 @@
+// The processes the bench starts and always stops: the real Galerie server (as tests/e2e/serve.ts
+// starts it, on a fresh embedded database) and an nginx-light reference serving the same files.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { constants } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { promisify } from 'node:util';
+import { errorMessage, freePort, onCleanup, rawGet, sleep } from './util.ts';
+
+export const run = promisify(execFile);
+
+/** The full path of a program on PATH (or in the sbin folders, where nginx lives), or null. */
+export async function findExecutable(name: string): Promise<string | null> {
+  const dirs = [...(process.env['PATH'] ?? '').split(':'), '/usr/sbin', '/sbin'];
+  for (const dir of dirs.filter(Boolean)) {
+    const full = path.join(dir, name);
+    try {
+      await fs.access(full, constants.X_OK);
+      return full;
+    } catch {
+      // not in this folder
+    }
+  }
+  return null;
+}
+
+export interface Running {
+  url: string;
+  pid: number;
+  stop: () => Promise<void>;
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
+function stopper(child: ChildProcess, graceMs: number): () => Promise<void> {
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  };
+}
+
+function collectLines(child: ChildProcess, onLine: (line: string) => void): string[] {
+  const tail: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    if (!stream) continue;
+    readline.createInterface({ input: stream }).on('line', (line) => {
+      tail.push(line);
+      if (tail.length > 40) tail.shift();
+      onLine(line);
+    });
+  }
+  return tail;
+}
+
+async function waitUntilReady(
+  child: ChildProcess,
+  url: string,
+  timeoutMs: number,
+  tail: string[],
+  progress: (seconds: number) => void,
+): Promise<void> {
+  const started = Date.now();
+  let reported = started;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(
+        `exited (${child.exitCode ?? child.signalCode}) before answering:\n${tail.join('\n')}`,
+      );
+    }
+    try {
+      if ((await rawGet(url)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - started > timeoutMs) {
+      throw new Error(`not ready after ${timeoutMs / 1000} s:\n${tail.join('\n')}`);
+    }
+    if (Date.now() - reported >= 30_000) {
+      reported = Date.now();
+      progress(Math.round((reported - started) / 1000));
+    }
+    await sleep(250);
+  }
+}
+
+export interface GalerieServer extends Running {
+  /** What the server printed about building ("built the site (…) in 40.1 s"), if it built. */
+  buildLine: string | null;
+  startupMs: number;
+}
+
+/**
+ * `node api/server.ts` with a fresh temporary DATA_DIR on a free loopback port, as the end-to-end
+ * tests start it. It builds dist/ first when the sources or the catalogue changed.
+ */
+export async function startGalerie(
+  root: string,
+  log: (line: string) => void,
+): Promise<GalerieServer> {
+  const started = performance.now();
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'galerie-bench-'));
+  onCleanup(() => fs.rm(dataDir, { recursive: true, force: true }));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_SITE_URL: url,
+    SMTP_URL: '',
+  };
+  // Always the embedded database: the bench must never seed or change a configured PostgreSQL.
+  delete env['DATABASE_URL'];
+  const child = spawn(process.execPath, [path.join(root, 'api', 'server.ts')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stop = stopper(child, 15_000);
+  onCleanup(stop);
+  let buildLine: string | null = null;
+  const tail = collectLines(child, (line) => {
+    if (!line.startsWith('Galerie')) return;
+    if (line.includes('built the site')) buildLine = line;
+    log(line);
+  });
+  await waitUntilReady(child, `${url}/api/health`, 300_000, tail, (s) =>
+    log(`… still starting after ${s} s (building the site takes a while)`),
+  ).catch((error: unknown) => {
+    throw new Error(`the Galerie server ${errorMessage(error)}`);
+  });
+  return {
+    url,
+    pid: child.pid ?? 0,
+    stop,
+    buildLine,
+    startupMs: Math.round(performance.now() - started),
+  };
+}
+
+/**
+ * nginx-light serving `clientDir` with gzip_static, one worker pinned to `core`, from a config
+ * written to a temporary directory that also holds its pid file, logs and temp paths.
+ */
+export async function startNginx(
+  nginx: string,
+  taskset: string,
+  clientDir: string,
+  core: number,
+): Promise<Running> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'galerie-bench-nginx-'));
+  onCleanup(() => fs.rm(dir, { recursive: true, force: true }));
+  const port = await freePort();
+  const conf = path.join(dir, 'nginx.conf');
+  const temp = (name: string) => `${name}_temp_path ${path.join(dir, name)};`;
+  await fs.writeFile(
+    conf,
+    `# Written by bench/storefront.ts: a reference static server for the throughput comparison.
+worker_processes 1;
+pid ${path.join(dir, 'nginx.pid')};
+error_log ${path.join(dir, 'error.log')} warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  # Connections are reused as long as wrk wants, as our Node server does (nginx closes them
+  # after 1000 requests by default).
+  keepalive_requests 1000000;
+  default_type application/octet-stream;
+  types {
+    text/html html;
+    text/css css;
+    text/javascript js mjs;
+    application/json json;
+    image/svg+xml svg;
+    text/plain txt;
+    application/xml xml;
+    image/avif avif;
+    image/webp webp;
+    font/woff2 woff2;
+  }
+  gzip off;
+  gzip_static on;
+  gzip_vary on;
+  ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join('\n  ')}
+  server {
+    listen 127.0.0.1:${port};
+    root ${clientDir};
+    index index.html;
+    location /_astro/ {
+      add_header Cache-Control "public, max-age=31536000, immutable";
+    }
+  }
+}
+`,
+  );
+  const child = spawn(
+    taskset,
+    [
+      '-c',
+      String(core),
+      nginx,
+      '-p',
+      dir,
+      '-e',
+      path.join(dir, 'error.log'),
+      '-c',
+      conf,
+      '-g',
+      'daemon off;',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const stop = stopper(child, 5_000);
+  onCleanup(stop);
+  const tail = collectLines(child, () => {});
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilReady(child, `${url}/`, 10_000, tail, () => {}).catch(async (error: unknown) => {
+    const log = await fs.readFile(path.join(dir, 'error.log'), 'utf8').catch(() => '');
+    throw new Error(`nginx ${errorMessage(error)}\n${log}`);
+  });
+  return { url, pid: child.pid ?? 0, stop };
+}
+
+/** Pins every thread of a running process to the given CPU list ("1", "0-1"). */
+export async function pin(taskset: string, pid: number, cpus: string): Promise<void> {
+  await run(taskset, ['-a', '-p', '-c', cpus, String(pid)]);
+}
