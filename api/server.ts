@@ -9,6 +9,8 @@ import { openConfiguredDatabase, provideDatabase } from './db/context.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { createGalerieServer, installGracefulShutdown, type NodeHandler } from './http/app.ts';
 import { StaticFiles } from './http/static-files.ts';
+import { warmVariants } from './media/variants.ts';
+import { diskStorage } from './media/storage.ts';
 import { describeFailure, EXPECTED_ERRORS } from './cli/run.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -59,6 +61,18 @@ async function main(): Promise<void> {
     installGracefulShutdown(app, { onClosed: () => dbHandle.close() });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
+    // Images of the catalogue are encoded once, in the background, before visitors ask for them.
+    const mediaDir = path.join(config.dataDir, 'media');
+    void warmVariants(
+      dbHandle.db,
+      diskStorage(mediaDir),
+      path.join(mediaDir, 'variants'),
+      build.snapshotImages,
+    )
+      .then((n) => {
+        if (n > 0) console.log(`Galerie: prepared ${n} image variant(s)`);
+      })
+      .catch((error: unknown) => console.error('Galerie: preparing image variants failed:', error));
     console.log(
       `Galerie: ready at http://${config.host}:${port}/ (started in ${seconds(performance.now() - started)})`,
     );

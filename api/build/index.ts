@@ -92,8 +92,12 @@ export interface EnsureBuildOptions {
   log?: (line: string) => void;
 }
 
-export type EnsureBuildResult =
-  { built: false; info: BuildInfo } | { built: true; info: BuildInfo; reason: string; ms: number };
+export type EnsureBuildResult = (
+  { built: false; info: BuildInfo } | { built: true; info: BuildInfo; reason: string; ms: number }
+) & {
+  /** The catalogue's image masters, whose variants the pages reference. */
+  snapshotImages: { sha256: string; width: number }[];
+};
 
 export async function ensureBuild(
   db: Database,
@@ -117,7 +121,8 @@ export async function ensureBuild(
   else if (current.sourceHash !== wanted.sourceHash) reason = 'the sources changed';
   else if (current.siteUrl !== wanted.siteUrl) reason = 'the site URL changed';
   else if (current.catalogHash !== wanted.catalogHash) reason = 'the catalogue changed';
-  if (!reason && current) return { built: false, info: current };
+  const snapshotImages = snapshot.artworks.flatMap((a) => (a.image ? [a.image] : []));
+  if (!reason && current) return { built: false, info: current, snapshotImages };
 
   const started = performance.now();
   const info: BuildInfo = { ...wanted, builtAt: new Date().toISOString() };
@@ -127,6 +132,7 @@ export async function ensureBuild(
     info,
     reason: reason ?? 'requested',
     ms: Math.round(performance.now() - started),
+    snapshotImages,
   };
 }
 

@@ -152,3 +152,43 @@ async function readIfExists(file: string): Promise<Buffer | null> {
     throw error;
   }
 }
+
+/**
+ * Renders every variant of the given masters that is not cached yet, one at a time, so the first
+ * visitors (and the first image a page shows) never wait for an AVIF encode. Returns how many
+ * variants it had to render.
+ */
+export async function warmVariants(
+  db: Database,
+  storage: MediaStorage,
+  cacheDir: string,
+  masters: readonly { sha256: string; width: number }[],
+): Promise<number> {
+  let rendered = 0;
+  for (const master of masters) {
+    for (const entry of srcsetEntries(master.width)) {
+      for (const format of ['avif', 'webp'] as const) {
+        const file = path.join(
+          cacheDir,
+          master.sha256.slice(0, 2),
+          master.sha256,
+          `${entry.width}.${format}`,
+        );
+        if (
+          await fs.access(file).then(
+            () => true,
+            () => false,
+          )
+        )
+          continue;
+        await getVariant(db, storage, cacheDir, {
+          sha256: master.sha256,
+          width: entry.width,
+          format,
+        });
+        rendered++;
+      }
+    }
+  }
+  return rendered;
+}

@@ -178,14 +178,14 @@ function setUpGallery(gallery: HTMLElement): void {
   };
 
   async function refreshAvailability(): Promise<void> {
-    if (loading) loading.hidden = false;
+    loading?.classList.remove('invisible');
     try {
       const response = await fetch('/api/availability');
       if (response.ok) apply(((await response.json()) as { works: Availability[] }).works);
     } catch {
       // Offline: the prerendered state stays; the cart re-checks everything anyway.
     } finally {
-      if (loading) loading.hidden = true;
+      loading?.classList.add('invisible');
     }
   }
   void refreshAvailability();
