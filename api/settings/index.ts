@@ -113,3 +113,10 @@ export async function insertMissingDefaults(db: Database): Promise<number> {
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
+
+/** The promotion the storefront banner advertises: the configured code, only while it is active. */
+export function bannerPromotion(settings: SiteSettings): { code: string; discount: number } | null {
+  const wanted = settings.promo_banner_code.trim().toUpperCase();
+  const promo = settings.promo_codes.find((code) => code.active && code.code === wanted);
+  return promo ? { code: promo.code, discount: promo.discount } : null;
+}
