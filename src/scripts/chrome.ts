@@ -1,6 +1,7 @@
 // Behaviour shared by every page, in plain TypeScript (no framework runtime on catalogue pages):
 // language choice, mobile menu, cart badge, promo banner and cookie banner.
 import { $cartCount, badgeText, refreshCartCount } from '../stores/cart.ts';
+import { afterLoad } from './after-load.ts';
 import { lockScroll, trapFocus, unlockScroll } from './layers.ts';
 
 // storefront §1 / §9: storage keys and delays.
@@ -74,7 +75,7 @@ $cartCount.subscribe((count) => {
     );
   }
 });
-void refreshCartCount();
+afterLoad(() => void refreshCartCount());
 
 // Promo banner: shown once the page has scrolled more than 50 px, until closed for the visit.
 const promo = document.querySelector<HTMLElement>('[data-promo-banner]');

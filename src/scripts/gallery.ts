@@ -1,6 +1,7 @@
 // Gallery behaviour in plain TypeScript: keyboard-operable tabs, the detail overlay (a modal
 // dialog with its own URL, ?work=<slug>), live availability, and the add-to-cart buttons.
 import { addToCart } from '../stores/cart.ts';
+import { afterLoad } from './after-load.ts';
 import { lockScroll, trapFocus, unlockScroll } from './layers.ts';
 
 interface Availability {
@@ -188,5 +189,5 @@ function setUpGallery(gallery: HTMLElement): void {
       loading?.classList.add('invisible');
     }
   }
-  void refreshAvailability();
+  afterLoad(() => void refreshAvailability());
 }
