@@ -68,6 +68,13 @@ export interface CartItems {
   updated_at: Generated<Timestamp>;
 }
 
+export interface Carts {
+  created_at: Generated<Timestamp>;
+  id: string;
+  promo_code: string | null;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface ContactMessages {
   created_at: Generated<Timestamp>;
   delivered_at: Timestamp | null;
@@ -226,6 +233,7 @@ export interface DB {
   admin_invitations: AdminInvitations;
   artworks: Artworks;
   cart_items: CartItems;
+  carts: Carts;
   contact_messages: ContactMessages;
   holds: Holds;
   login_throttle: LoginThrottle;

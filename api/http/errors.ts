@@ -15,6 +15,21 @@ export const ERRORS = {
   rate_limited: { status: 429, message: 'Too many requests; try again later.' },
   internal: { status: 500, message: 'Internal error.' },
   delivery_failed: { status: 502, message: 'The message was saved but could not be delivered.' },
+  // Cart rules (storefront §4–§5, §8).
+  original_limit: { status: 409, message: 'Only one original artwork can be in the cart.' },
+  original_in_cart: { status: 409, message: 'This original artwork is already in your cart.' },
+  original_quantity: { status: 409, message: 'Only one copy of an original artwork can be ordered.' },
+  out_of_stock: { status: 409, message: 'Not enough prints of this work are left.' },
+  unavailable: { status: 409, message: 'This work is no longer available.' },
+  promo_already_applied: { status: 400, message: 'A promo code is already applied.' },
+  promo_empty: { status: 400, message: 'Please enter a promo code.' },
+  promo_invalid: { status: 400, message: 'Invalid promo code.' },
+  // Checkout and payment.
+  cart_empty: { status: 400, message: 'The cart is empty.' },
+  artwork_held: { status: 409, message: 'This work has just been reserved by another buyer.' },
+  payment_not_configured: { status: 503, message: 'Payment is not configured.' },
+  payment_failed: { status: 502, message: 'The payment session could not be created.' },
+  invalid_signature: { status: 400, message: 'The webhook signature is missing or invalid.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -25,6 +40,8 @@ export interface AppErrorOptions {
   fields?: Record<string, string>;
   /** Sent as `Retry-After`, for `rate_limited`. */
   retryAfterSeconds?: number;
+  /** Values for the translated message's placeholders, e.g. `{ title }` of the work concerned. */
+  params?: Record<string, string | number>;
   cause?: unknown;
 }
 
@@ -35,6 +52,7 @@ export class AppError extends Error {
   readonly status: number;
   readonly fields: Record<string, string> | undefined;
   readonly retryAfterSeconds: number | undefined;
+  readonly params: Record<string, string | number> | undefined;
 
   constructor(code: ErrorCode, options: AppErrorOptions = {}) {
     super(options.message ?? ERRORS[code].message, { cause: options.cause });
@@ -42,6 +60,7 @@ export class AppError extends Error {
     this.status = ERRORS[code].status;
     this.fields = options.fields;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.params = options.params;
   }
 }
 
@@ -68,6 +87,7 @@ export function errorResponse(error: unknown): Response {
       code: error.code,
       message: error.message,
       ...(error.fields && Object.keys(error.fields).length > 0 ? { fields: error.fields } : {}),
+      ...(error.params ? { params: error.params } : {}),
     },
   };
   return new Response(JSON.stringify(body), { status: error.status, headers });

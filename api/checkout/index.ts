@@ -1,0 +1,438 @@
+// Checkout (storefront §2 "Checkout", ARCHITECTURE "Checkout"): from artwork ids, quantities and
+// customer details, re-read every price, hold every work and store a pending order in one
+// transaction; then create the Stripe Checkout Session and return its URL.
+//
+// Holding: an original by at most one active hold (the partial unique index
+// holds_one_active_per_original refuses a second, even from a transaction running side by side);
+// a print by decrementing its stock with `stock >= qty` in the UPDATE itself. Holds end when the
+// session expires (webhook), when the sweeper finds them past their expiry, or when the same cart
+// starts a new checkout.
+import { sql, type Transaction } from 'kysely';
+import type Stripe from 'stripe';
+import type { Database } from '../db/index.ts';
+import type { DB } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { activePromoCodes, computeTotals, findPromo, shippingRule, type Totals } from '../pricing/index.ts';
+import type { Payments } from '../payments/index.ts';
+import { getSettings } from '../settings/index.ts';
+
+/** How long a Checkout Session stays payable (Stripe's minimum is 30 minutes). */
+export const SESSION_LIFETIME_SECONDS = 30 * 60 + 60;
+/** Holds outlive their session a little, so the expiry webhook normally ends them first. */
+export const HOLD_GRACE_SECONDS = 5 * 60;
+
+export interface CheckoutAddress {
+  street: string;
+  city: string;
+  postalCode: string;
+  country: string;
+  additionalInfo?: string | undefined;
+}
+
+export interface CheckoutRequest {
+  locale: 'fr' | 'en';
+  items: Array<{ artworkId: number; quantity: number }>;
+  customer: { name: string; email: string; phone?: string | undefined };
+  shippingAddress: CheckoutAddress;
+  billingSameAsShipping: boolean;
+  billingAddress?: CheckoutAddress | undefined;
+  promoCode?: string | undefined;
+}
+
+export interface CheckoutContext {
+  /** The visitor's cart, emptied once the payment succeeds. */
+  cartId?: string | undefined;
+  userId?: string | undefined;
+  /** Absolute origin the buyer comes back to, e.g. https://galerie.example */
+  siteUrl: string;
+  now?: Date;
+}
+
+export interface CheckoutResult {
+  url: string;
+  sessionId: string;
+  orderId: string;
+  orderNumber: string;
+  totals: Totals;
+}
+
+interface HeldLine {
+  artworkId: number;
+  type: 'original' | 'print';
+  title: { fr: string; en: string };
+  technique: { fr: string; en: string };
+  dimensions: string;
+  unitPriceCents: number;
+  quantity: number;
+}
+
+const PG_UNIQUE_VIOLATION = '23505';
+
+function isUniqueViolation(error: unknown): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { code?: unknown }).code === PG_UNIQUE_VIOLATION
+  );
+}
+
+const titles = (t: { fr: string; en: string }) => ({ title_fr: t.fr, title_en: t.en });
+
+/** Same work twice in the request counts once, with the quantities added. */
+function mergeItems(items: CheckoutRequest['items']): Map<number, number> {
+  const merged = new Map<number, number>();
+  for (const item of items) merged.set(item.artworkId, (merged.get(item.artworkId) ?? 0) + item.quantity);
+  return merged;
+}
+
+async function nextOrderNumber(trx: Transaction<DB>, now: Date): Promise<string> {
+  const { rows } = await sql<{ n: string }>`SELECT nextval('order_number_seq')::text AS n`.execute(trx);
+  return `GS-${now.getUTCFullYear()}-${rows[0]!.n.padStart(5, '0')}`;
+}
+
+/**
+ * Ends the active holds of an order: prints go back to stock, originals become free again.
+ * Returns how many holds were released.
+ */
+export async function releaseHolds(trx: Transaction<DB>, orderId: string, now = new Date()): Promise<number> {
+  const holds = await trx
+    .updateTable('holds')
+    .set({ state: 'released', ended_at: now })
+    .where('order_id', '=', orderId)
+    .where('state', '=', 'active')
+    .returning(['artwork_id', 'artwork_type', 'quantity'])
+    .execute();
+  for (const hold of holds) {
+    if (hold.artwork_type === 'print')
+      await trx
+        .updateTable('artworks')
+        .set((eb) => ({ stock: eb('stock', '+', hold.quantity), updated_at: now }))
+        .where('id', '=', hold.artwork_id)
+        .execute();
+  }
+  return holds.length;
+}
+
+/**
+ * Closes an unpaid order whose payment will not happen (expired session, abandoned checkout):
+ * releases its holds. Returns false when the order is already paid or closed.
+ */
+export async function closeUnpaidOrder(
+  trx: Transaction<DB>,
+  orderId: string,
+  paymentStatus: 'expired' | 'failed',
+  now = new Date(),
+): Promise<boolean> {
+  const order = await trx
+    .selectFrom('orders')
+    .select(['payment_status', 'status'])
+    .where('id', '=', orderId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!order || order.payment_status !== 'unpaid') return false;
+  await releaseHolds(trx, orderId, now);
+  await trx
+    .updateTable('orders')
+    .set({ payment_status: paymentStatus, status: 'cancelled', updated_at: now })
+    .where('id', '=', orderId)
+    .execute();
+  return true;
+}
+
+export async function createCheckout(
+  deps: { db: Database; payments: Payments },
+  input: CheckoutRequest,
+  context: CheckoutContext,
+): Promise<CheckoutResult> {
+  const { db, payments } = deps;
+  if (!payments.ready) throw new AppError('payment_not_configured');
+  const now = context.now ?? new Date();
+  const settings = await getSettings(db);
+  const codes = activePromoCodes(settings);
+  const promo = input.promoCode?.trim() ? findPromo(codes, input.promoCode) : null;
+  if (input.promoCode?.trim() && !promo) throw new AppError('promo_invalid');
+  const wanted = mergeItems(input.items);
+  const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_SECONDS * 1000);
+  const holdUntil = new Date(expiresAt.getTime() + HOLD_GRACE_SECONDS * 1000);
+
+  // 1. One transaction: earlier checkouts of this cart let go, prices re-read, works held, order stored.
+  const { order, lines, totals, abandonedSessions } = await db.transaction().execute(async (trx) => {
+    const abandonedSessions: string[] = [];
+    if (context.cartId) {
+      const earlier = await trx
+        .selectFrom('orders')
+        .select(['id', 'stripe_session_id'])
+        .where('cart_id', '=', context.cartId)
+        .where('payment_status', '=', 'unpaid')
+        .where('status', '=', 'pending')
+        .execute();
+      for (const o of earlier) {
+        if (await closeUnpaidOrder(trx, o.id, 'expired', now))
+          if (o.stripe_session_id) abandonedSessions.push(o.stripe_session_id);
+      }
+    }
+
+    const works = await trx
+      .selectFrom('artworks')
+      .select([
+        'id',
+        'artwork_type',
+        'title_fr',
+        'title_en',
+        'technique_fr',
+        'technique_en',
+        'dimensions',
+        'price_cents',
+        'stock',
+        'is_available',
+        'is_sold',
+      ])
+      .where('id', 'in', [...wanted.keys()])
+      .execute();
+    const byId = new Map(works.map((w) => [w.id, w]));
+    const lines: HeldLine[] = [];
+    for (const [artworkId, quantity] of wanted) {
+      const w = byId.get(artworkId);
+      if (!w) throw new AppError('unavailable', { params: { title_fr: `#${artworkId}`, title_en: `#${artworkId}` } });
+      const title = { fr: w.title_fr, en: w.title_en };
+      const original = w.artwork_type === 'original';
+      if (!w.is_available || (original && w.is_sold))
+        throw new AppError('unavailable', { params: titles(title) });
+      if (original && quantity !== 1) throw new AppError('original_quantity');
+      lines.push({
+        artworkId,
+        type: original ? 'original' : 'print',
+        title,
+        technique: { fr: w.technique_fr, en: w.technique_en },
+        dimensions: w.dimensions,
+        unitPriceCents: w.price_cents,
+        quantity,
+      });
+    }
+    if (lines.filter((l) => l.type === 'original').length > 1) throw new AppError('original_limit');
+    const totals = computeTotals(lines, promo, shippingRule(settings));
+    if (totals.totalCents <= 0) throw new AppError('cart_empty');
+
+    const shipping = input.shippingAddress;
+    const billing = input.billingSameAsShipping ? shipping : input.billingAddress;
+    const order = await trx
+      .insertInto('orders')
+      .values({
+        order_number: await nextOrderNumber(trx, now),
+        user_id: context.userId ?? null,
+        cart_id: context.cartId ?? null,
+        customer_name: input.customer.name,
+        customer_email: input.customer.email,
+        customer_phone: input.customer.phone || null,
+        shipping_address: JSON.stringify(shipping),
+        billing_address: billing ? JSON.stringify(billing) : null,
+        locale: input.locale,
+        currency: 'EUR',
+        subtotal_cents: totals.subtotalCents,
+        promo_code: promo?.code ?? null,
+        discount_cents: totals.discountCents,
+        shipping_cents: totals.shippingCents,
+        total_cents: totals.totalCents,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(['id', 'order_number'])
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('order_items')
+      .values(
+        lines.map((l) => ({
+          order_id: order.id,
+          artwork_id: l.artworkId,
+          title: l.title[input.locale],
+          artwork_type: l.type,
+          unit_price_cents: l.unitPriceCents,
+          quantity: l.quantity,
+        })),
+      )
+      .execute();
+
+    for (const line of lines) {
+      if (line.type === 'print') {
+        const taken = await trx
+          .updateTable('artworks')
+          .set((eb) => ({ stock: eb('stock', '-', line.quantity), updated_at: now }))
+          .where('id', '=', line.artworkId)
+          .where('stock', '>=', line.quantity)
+          .where('is_available', '=', true)
+          .returning('stock')
+          .executeTakeFirst();
+        if (!taken) {
+          const left = await trx
+            .selectFrom('artworks')
+            .select('stock')
+            .where('id', '=', line.artworkId)
+            .executeTakeFirst();
+          throw new AppError('out_of_stock', { params: { ...titles(line.title), stock: left?.stock ?? 0 } });
+        }
+      }
+      try {
+        // Another open checkout holding this original makes the partial unique index refuse.
+        await trx
+          .insertInto('holds')
+          .values({
+            order_id: order.id,
+            artwork_id: line.artworkId,
+            artwork_type: line.type,
+            quantity: line.quantity,
+            state: 'active',
+            expires_at: holdUntil,
+            created_at: now,
+          })
+          .execute();
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AppError('artwork_held', { params: titles(line.title), cause: error });
+        throw error;
+      }
+    }
+    return { order, lines, totals, abandonedSessions };
+  });
+
+  // 2. The payment session, outside the transaction (no row lock waits on the network).
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await createSession(payments, {
+      orderId: order.id,
+      orderNumber: order.order_number,
+      lines,
+      totals,
+      promoCode: promo?.code ?? null,
+      email: input.customer.email,
+      locale: input.locale,
+      siteUrl: context.siteUrl,
+      expiresAt,
+    });
+  } catch (error) {
+    await db.transaction().execute((trx) => closeUnpaidOrder(trx, order.id, 'failed'));
+    console.error(`Checkout ${order.order_number}: the payment session could not be created:`, error);
+    throw new AppError('payment_failed', { cause: error });
+  }
+  await db
+    .updateTable('orders')
+    .set({ stripe_session_id: session.id, updated_at: new Date() })
+    .where('id', '=', order.id)
+    .execute();
+  for (const id of abandonedSessions) void expireSessionQuietly(payments, id);
+  if (!session.url) throw new AppError('payment_failed', { message: 'The payment session has no URL.' });
+  return { url: session.url, sessionId: session.id, orderId: order.id, orderNumber: order.order_number, totals };
+}
+
+const SHIPPING_NAME = { fr: 'Livraison', en: 'Shipping' };
+const TYPE_NAME = { original: { fr: 'Original', en: 'Original' }, print: { fr: 'Tirage', en: 'Print' } };
+
+async function createSession(
+  payments: Payments,
+  o: {
+    orderId: string;
+    orderNumber: string;
+    lines: HeldLine[];
+    totals: Totals;
+    promoCode: string | null;
+    email: string;
+    locale: 'fr' | 'en';
+    siteUrl: string;
+    expiresAt: Date;
+  },
+): Promise<Stripe.Checkout.Session> {
+  const { stripe } = payments;
+  const prefix = o.locale === 'en' ? '/en' : '';
+  const base = o.siteUrl.replace(/\/+$/, '');
+  const lineItems: Stripe.Checkout.SessionCreateParams.LineItem[] = o.lines.map((l) => {
+    const description = [l.technique[o.locale], l.dimensions].filter(Boolean).join(', ');
+    return {
+      quantity: l.quantity,
+      price_data: {
+        currency: 'eur',
+        unit_amount: l.unitPriceCents,
+        product_data: {
+          name: `${l.title[o.locale]} – ${TYPE_NAME[l.type][o.locale]}`,
+          ...(description ? { description } : {}),
+          metadata: { artwork_id: String(l.artworkId) },
+        },
+      },
+    };
+  });
+  if (o.totals.shippingCents > 0)
+    lineItems.push({
+      quantity: 1,
+      price_data: {
+        currency: 'eur',
+        unit_amount: o.totals.shippingCents,
+        product_data: { name: SHIPPING_NAME[o.locale] },
+      },
+    });
+  let discounts: Stripe.Checkout.SessionCreateParams.Discount[] | undefined;
+  if (o.totals.discountCents > 0) {
+    const coupon = await stripe.coupons.create(
+      {
+        amount_off: o.totals.discountCents,
+        currency: 'eur',
+        duration: 'once',
+        name: o.promoCode ?? 'Promo',
+        max_redemptions: 1,
+      },
+      { idempotencyKey: `coupon-${o.orderId}` },
+    );
+    discounts = [{ coupon: coupon.id }];
+  }
+  return stripe.checkout.sessions.create(
+    {
+      mode: 'payment',
+      line_items: lineItems,
+      ...(discounts ? { discounts } : {}),
+      customer_email: o.email,
+      client_reference_id: o.orderId,
+      metadata: { order_id: o.orderId, order_number: o.orderNumber },
+      locale: o.locale,
+      success_url: `${base}${prefix}/success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${base}${prefix}/cancel`,
+      expires_at: Math.floor(o.expiresAt.getTime() / 1000),
+    },
+    { idempotencyKey: `checkout-session-${o.orderId}` },
+  );
+}
+
+/** Best effort: an abandoned session stops being payable (its holds are already released). */
+export async function expireSessionQuietly(payments: Payments, sessionId: string): Promise<void> {
+  try {
+    await payments.stripe.checkout.sessions.expire(sessionId);
+  } catch {
+    // Already complete or expired: nothing to do.
+  }
+}
+
+/**
+ * The sweeper: closes unpaid orders whose holds have passed their expiry (a lost expiry webhook,
+ * a crash). Returns the number of orders closed.
+ */
+export async function sweepExpiredHolds(db: Database, now = new Date()): Promise<number> {
+  const due = await db
+    .selectFrom('holds')
+    .select('order_id')
+    .distinct()
+    .where('state', '=', 'active')
+    .where('expires_at', '<', now)
+    .execute();
+  let closed = 0;
+  for (const { order_id } of due) {
+    const done = await db.transaction().execute(async (trx) => {
+      if (await closeUnpaidOrder(trx, order_id, 'expired', now)) return true;
+      // A paid order with a hold still active (cannot normally happen): end the hold only.
+      await trx
+        .updateTable('holds')
+        .set({ state: 'released', ended_at: now })
+        .where('order_id', '=', order_id)
+        .where('state', '=', 'active')
+        .where('expires_at', '<', now)
+        .execute();
+      return false;
+    });
+    if (done) closed += 1;
+  }
+  return closed;
+}

@@ -1,0 +1,263 @@
+// Orders after payment (ARCHITECTURE "Fulfilment happens in the webhook"): the Stripe events turn
+// a pending order into a paid one — or close it — in one transaction, exactly once per event id.
+// The success page only reads the state written here.
+import type Stripe from 'stripe';
+import type { Database } from '../db/index.ts';
+import { closeUnpaidOrder, releaseHolds } from '../checkout/index.ts';
+import { clearCart } from '../cart/index.ts';
+import { AppError } from '../http/errors.ts';
+
+export interface OrderLine {
+  title: string;
+  type: 'original' | 'print';
+  quantity: number;
+  unitPriceCents: number;
+}
+
+export interface OrderSummary {
+  id: string;
+  number: string;
+  email: string;
+  name: string;
+  locale: 'fr' | 'en';
+  status: string;
+  paymentStatus: string;
+  currency: string;
+  subtotalCents: number;
+  discountCents: number;
+  shippingCents: number;
+  totalCents: number;
+  promoCode: string | null;
+  paymentIntentId: string | null;
+  sessionId: string | null;
+  createdAt: string;
+  shippingAddress: unknown;
+  lines: OrderLine[];
+}
+
+export type FulfilmentOutcome =
+  | { kind: 'duplicate' }
+  | { kind: 'ignored'; reason: string }
+  | { kind: 'paid'; order: OrderSummary }
+  | { kind: 'refund'; order: OrderSummary; paymentIntentId: string; reason: string }
+  | { kind: 'expired'; orderId: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function readOrder(db: Database, where: { id?: string; sessionId?: string }): Promise<OrderSummary | null> {
+  let query = db.selectFrom('orders').selectAll();
+  if (where.id) query = query.where('id', '=', where.id);
+  else if (where.sessionId) query = query.where('stripe_session_id', '=', where.sessionId);
+  else return null;
+  const o = await query.executeTakeFirst();
+  if (!o) return null;
+  const items = await db
+    .selectFrom('order_items')
+    .select(['title', 'artwork_type', 'quantity', 'unit_price_cents'])
+    .where('order_id', '=', o.id)
+    .orderBy('id')
+    .execute();
+  return {
+    id: o.id,
+    number: o.order_number,
+    email: o.customer_email,
+    name: o.customer_name,
+    locale: o.locale === 'en' ? 'en' : 'fr',
+    status: o.status,
+    paymentStatus: o.payment_status,
+    currency: o.currency,
+    subtotalCents: o.subtotal_cents,
+    discountCents: o.discount_cents,
+    shippingCents: o.shipping_cents,
+    totalCents: o.total_cents,
+    promoCode: o.promo_code,
+    paymentIntentId: o.stripe_payment_intent_id,
+    sessionId: o.stripe_session_id,
+    createdAt: new Date(o.created_at).toISOString(),
+    shippingAddress: o.shipping_address,
+    lines: items.map((i) => ({
+      title: i.title,
+      type: i.artwork_type === 'original' ? 'original' : 'print',
+      quantity: i.quantity,
+      unitPriceCents: i.unit_price_cents,
+    })),
+  };
+}
+
+/** What the success page shows: verifying until the webhook has spoken, then confirmed or failed. */
+export async function orderStatusForSession(db: Database, sessionId: string) {
+  if (!/^cs_[A-Za-z0-9_]{8,255}$/.test(sessionId)) throw new AppError('not_found');
+  const order = await readOrder(db, { sessionId });
+  if (!order) throw new AppError('not_found', { message: 'No order for this payment session.' });
+  const state =
+    order.paymentStatus === 'paid'
+      ? 'confirmed'
+      : order.paymentStatus === 'unpaid'
+        ? 'verifying'
+        : 'failed';
+  return { state, order } as const;
+}
+
+function paymentIntentOf(session: Stripe.Checkout.Session): string | null {
+  const pi = session.payment_intent;
+  if (!pi) return null;
+  return typeof pi === 'string' ? pi : pi.id;
+}
+
+/**
+ * Applies one verified Stripe event. Recording the event id and every change it causes share one
+ * transaction, so a repeated or concurrent delivery is a no-op and a crash leaves nothing half done.
+ * Mail and refunds happen after the commit, by the caller, from the returned outcome.
+ */
+export async function applyStripeEvent(db: Database, event: Stripe.Event, now = new Date()): Promise<FulfilmentOutcome> {
+  return db.transaction().execute(async (trx): Promise<FulfilmentOutcome> => {
+    const recorded = await trx
+      .insertInto('webhook_events')
+      .values({ id: event.id, type: event.type, received_at: now })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!recorded) return { kind: 'duplicate' };
+
+    if (
+      event.type !== 'checkout.session.completed' &&
+      event.type !== 'checkout.session.async_payment_succeeded' &&
+      event.type !== 'checkout.session.expired'
+    )
+      return { kind: 'ignored', reason: `event type ${event.type}` };
+
+    const session = event.data.object;
+    const orderId = session.metadata?.['order_id'];
+    let query = trx.selectFrom('orders').select(['id', 'payment_status', 'total_cents', 'currency', 'cart_id']);
+    query = orderId && UUID.test(orderId) ? query.where('id', '=', orderId) : query.where('stripe_session_id', '=', session.id);
+    const order = await query.forUpdate().executeTakeFirst();
+    if (!order) return { kind: 'ignored', reason: `no order for session ${session.id}` };
+
+    if (event.type === 'checkout.session.expired') {
+      // An expiry after the payment (or a second one) changes nothing.
+      const closed = await closeUnpaidOrder(trx, order.id, 'expired', now);
+      return closed ? { kind: 'expired', orderId: order.id } : { kind: 'ignored', reason: 'order not open' };
+    }
+
+    if (session.payment_status !== 'paid') return { kind: 'ignored', reason: 'session not paid yet' };
+    if (order.payment_status === 'paid' || order.payment_status === 'refunded')
+      return { kind: 'ignored', reason: `order already ${order.payment_status}` };
+    const paymentIntentId = paymentIntentOf(session);
+
+    const refund = async (reason: string): Promise<FulfilmentOutcome> => {
+      await releaseHolds(trx, order.id, now);
+      await trx
+        .updateTable('orders')
+        .set({
+          payment_status: 'refunded',
+          status: 'cancelled',
+          stripe_session_id: session.id,
+          stripe_payment_intent_id: paymentIntentId,
+          updated_at: now,
+        })
+        .where('id', '=', order.id)
+        .execute();
+      const summary = (await readOrder(trx, { id: order.id }))!;
+      if (!paymentIntentId) return { kind: 'ignored', reason: `cannot refund without payment intent: ${reason}` };
+      return { kind: 'refund', order: summary, paymentIntentId, reason };
+    };
+
+    if (
+      session.amount_total !== order.total_cents ||
+      (session.currency ?? '').toUpperCase() !== order.currency.toUpperCase()
+    ) {
+      return refund(`amount ${session.amount_total} ${session.currency} does not match the order`);
+    }
+
+    // Every line must still be held; holds released meanwhile (late payment) are taken again if
+    // the work is still free, otherwise the whole payment is refunded.
+    const holds = await trx
+      .selectFrom('holds')
+      .select(['id', 'artwork_id', 'artwork_type', 'quantity', 'state'])
+      .where('order_id', '=', order.id)
+      .forUpdate()
+      .execute();
+    const items = await trx
+      .selectFrom('order_items')
+      .select(['artwork_id', 'artwork_type', 'quantity'])
+      .where('order_id', '=', order.id)
+      .execute();
+    for (const item of items) {
+      if (item.artwork_id === null) return refund('a work of the order was deleted');
+      const active = holds.find((h) => h.artwork_id === item.artwork_id && h.state === 'active');
+      if (active) continue;
+      if (item.artwork_type === 'original') {
+        const free = await trx
+          .selectFrom('artworks')
+          .select('id')
+          .where('id', '=', item.artwork_id)
+          .where('is_sold', '=', false)
+          .where((eb) =>
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('holds')
+                  .select('id')
+                  .whereRef('holds.artwork_id', '=', 'artworks.id')
+                  .where('holds.state', '=', 'active'),
+              ),
+            ),
+          )
+          .forUpdate()
+          .executeTakeFirst();
+        if (!free) return refund('an original was sold or held by another buyer');
+      } else {
+        const taken = await trx
+          .updateTable('artworks')
+          .set((eb) => ({ stock: eb('stock', '-', item.quantity), updated_at: now }))
+          .where('id', '=', item.artwork_id)
+          .where('stock', '>=', item.quantity)
+          .returning('id')
+          .executeTakeFirst();
+        if (!taken) return refund('not enough prints left');
+      }
+      await trx
+        .insertInto('holds')
+        .values({
+          order_id: order.id,
+          artwork_id: item.artwork_id,
+          artwork_type: item.artwork_type,
+          quantity: item.quantity,
+          state: 'active',
+          expires_at: now,
+          created_at: now,
+        })
+        .execute();
+    }
+
+    // Sale: originals sold, holds converted (print stock was already taken by the hold).
+    const originals = items.filter((i) => i.artwork_type === 'original' && i.artwork_id !== null);
+    for (const item of originals)
+      await trx
+        .updateTable('artworks')
+        .set({ is_sold: true, stock: 0, updated_at: now })
+        .where('id', '=', item.artwork_id!)
+        .execute();
+    await trx
+      .updateTable('holds')
+      .set({ state: 'converted', ended_at: now })
+      .where('order_id', '=', order.id)
+      .where('state', '=', 'active')
+      .execute();
+    await trx
+      .updateTable('orders')
+      .set({
+        payment_status: 'paid',
+        status: 'confirmed',
+        paid_at: now,
+        stripe_session_id: session.id,
+        stripe_payment_intent_id: paymentIntentId,
+        updated_at: now,
+      })
+      .where('id', '=', order.id)
+      .execute();
+    if (order.cart_id) await clearCart(trx, order.cart_id);
+    return { kind: 'paid', order: (await readOrder(trx, { id: order.id }))! };
+  });
+}
+

@@ -1,0 +1,63 @@
+// POST /api/stripe/webhook, framework-free: verify the raw body's signature, apply the event
+// (api/orders, one transaction, idempotent), then the side effects that must follow a commit —
+// the buyer's confirmation, the gallery's notification, or the refund of a payment that came too
+// late for its works.
+import type Stripe from 'stripe';
+import type { Database } from '../db/index.ts';
+import { AppError } from '../http/errors.ts';
+import type { Mailer } from '../mail/index.ts';
+import { galleryOrderNotification, orderConfirmationMail } from '../mail/orders.ts';
+import { applyStripeEvent, type FulfilmentOutcome } from '../orders/index.ts';
+import { getSettings } from '../settings/index.ts';
+import type { Payments } from './index.ts';
+
+export async function verifyStripeEvent(
+  payments: Payments,
+  rawBody: string,
+  signature: string | null,
+): Promise<Stripe.Event> {
+  if (!signature || !payments.webhookSecret) throw new AppError('invalid_signature');
+  try {
+    return await payments.stripe.webhooks.constructEventAsync(rawBody, signature, payments.webhookSecret);
+  } catch (error) {
+    throw new AppError('invalid_signature', { cause: error });
+  }
+}
+
+export async function handleStripeWebhook(
+  deps: { db: Database; payments: Payments; mailer: Mailer },
+  rawBody: string,
+  signature: string | null,
+): Promise<FulfilmentOutcome> {
+  const event = await verifyStripeEvent(deps.payments, rawBody, signature);
+  const outcome = await applyStripeEvent(deps.db, event);
+  if (outcome.kind === 'paid') {
+    const settings = await getSettings(deps.db);
+    // The order is paid whatever happens to the mail; a failure is logged for the owner.
+    for (const message of [
+      orderConfirmationMail(outcome.order, settings),
+      galleryOrderNotification(outcome.order, settings),
+    ]) {
+      try {
+        await deps.mailer.send(message);
+      } catch (error) {
+        console.error(`Order ${outcome.order.number}: a mail could not be sent:`, error);
+      }
+    }
+  } else if (outcome.kind === 'refund') {
+    console.warn(`Order ${outcome.order.number}: refunding the payment (${outcome.reason}).`);
+    try {
+      await deps.payments.stripe.refunds.create(
+        { payment_intent: outcome.paymentIntentId, metadata: { order_id: outcome.order.id } },
+        { idempotencyKey: `refund-${outcome.order.id}` },
+      );
+    } catch (error) {
+      // The event is recorded, so a retry would not come back here: the owner must act.
+      console.error(
+        `Order ${outcome.order.number}: REFUND FAILED for ${outcome.paymentIntentId}; refund it from the Stripe dashboard.`,
+        error,
+      );
+    }
+  }
+  return outcome;
+}

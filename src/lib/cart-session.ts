@@ -1,0 +1,23 @@
+// The cart cookie for endpoints and on-demand pages: read the visitor's cart id, or issue one.
+import type { AstroCookies } from 'astro';
+import { CART_COOKIE, CART_MAX_AGE_SECONDS, isCartId, newCartId } from '../../api/cart/index.ts';
+
+export function readCartId(cookies: AstroCookies): string | undefined {
+  const value = cookies.get(CART_COOKIE)?.value;
+  return isCartId(value) ? value : undefined;
+}
+
+/** The visitor's cart id, creating the HttpOnly cookie on first use. */
+export function ensureCartId(cookies: AstroCookies, url: URL): string {
+  const existing = readCartId(cookies);
+  if (existing) return existing;
+  const id = newCartId();
+  cookies.set(CART_COOKIE, id, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: url.protocol === 'https:',
+    maxAge: CART_MAX_AGE_SECONDS,
+  });
+  return id;
+}

@@ -1,0 +1,38 @@
+// GET /api/orders/status?session_id=cs_…: the order behind a payment session, for the success
+// page: verifying (the webhook has not arrived yet), confirmed or failed. The session id is an
+// unguessable capability given to the buyer by the payment provider's redirect.
+import type { APIRoute } from 'astro';
+import { getDb } from '../../../../api/db/context.ts';
+import { AppError, errorResponse } from '../../../../api/http/errors.ts';
+import { orderStatusForSession } from '../../../../api/orders/index.ts';
+
+export const prerender = false;
+
+export const GET: APIRoute = async ({ url }) => {
+  try {
+    const sessionId = url.searchParams.get('session_id');
+    if (!sessionId) throw new AppError('invalid_input', { fields: { session_id: 'success.missingSession' } });
+    const { state, order } = await orderStatusForSession(await getDb(), sessionId);
+    return Response.json(
+      {
+        state,
+        order: {
+          number: order.number,
+          email: order.email,
+          totalCents: order.totalCents,
+          subtotalCents: order.subtotalCents,
+          discountCents: order.discountCents,
+          shippingCents: order.shippingCents,
+          currency: order.currency,
+          paymentStatus: order.paymentStatus,
+          paymentIntentId: order.paymentIntentId,
+          sessionId: order.sessionId,
+          lines: order.lines,
+        },
+      },
+      { headers: { 'Cache-Control': 'no-store' } },
+    );
+  } catch (error) {
+    return errorResponse(error);
+  }
+};
