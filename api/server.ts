@@ -12,6 +12,10 @@ import { StaticFiles } from './http/static-files.ts';
 import { warmVariants } from './media/variants.ts';
 import { diskStorage } from './media/storage.ts';
 import { describeFailure, EXPECTED_ERRORS } from './cli/run.ts';
+import { randomBytes } from 'node:crypto';
+import { sweepExpiredHolds } from './checkout/index.ts';
+import { createStripeEmulator, type StripeEmulator } from './emulator/index.ts';
+import { createEmulatedPayments, createStripePayments, providePayments } from './payments/index.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -44,7 +48,13 @@ async function main(): Promise<void> {
     const entry = pathToFileURL(path.join(root, 'dist', 'server', 'entry.mjs')).href;
     const { handler } = (await import(entry)) as { handler: NodeHandler };
     const staticFiles = await StaticFiles.load(path.join(root, 'dist', 'client'));
-    const app = createGalerieServer({ staticFiles, handler });
+    // Payments: Stripe when a secret key is set, else the emulator on this same server.
+    let emulator: StripeEmulator | undefined;
+    const app = createGalerieServer({
+      staticFiles,
+      handler,
+      before: (req, res) => emulator?.handle(req, res) ?? false,
+    });
     await new Promise<void>((resolve, reject) => {
       app.server.once('error', (error: NodeJS.ErrnoException) =>
         reject(
@@ -58,9 +68,43 @@ async function main(): Promise<void> {
       app.server.listen(config.port, config.host, resolve);
     });
     const dbHandle = handle;
-    installGracefulShutdown(app, { onClosed: () => dbHandle.close() });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
+    if (config.stripeSecretKey) {
+      const payments = createStripePayments(config);
+      providePayments(payments);
+      console.log(
+        payments.ready
+          ? `Galerie: payments by Stripe (${payments.mode.toUpperCase()})`
+          : `Galerie: payments are not configured: ${payments.problems.join('; ')}`,
+      );
+    } else {
+      const webhookSecret = `whsec_${randomBytes(24).toString('base64url')}`;
+      emulator = createStripeEmulator({
+        webhookUrl: `http://127.0.0.1:${port}/api/stripe/webhook`,
+        webhookSecret,
+        publicBaseUrl: config.siteUrl,
+        log: (line) => console.log(`  payments │ ${line}`),
+      });
+      providePayments(createEmulatedPayments(port, webhookSecret));
+      console.log(
+        'Galerie: payments by the local emulator (TEST; set STRIPE_SECRET_KEY for Stripe)',
+      );
+    }
+    // Holds whose session ended without news (a lost webhook, a restart) are released every minute.
+    const sweeper = setInterval(() => {
+      sweepExpiredHolds(dbHandle.db).catch((error: unknown) =>
+        console.error('Galerie: releasing expired holds failed:', error),
+      );
+    }, 60_000);
+    sweeper.unref();
+    installGracefulShutdown(app, {
+      onClosed: async () => {
+        clearInterval(sweeper);
+        emulator?.close();
+        await dbHandle.close();
+      },
+    });
     // Images of the catalogue are encoded once, in the background, before visitors ask for them.
     const mediaDir = path.join(config.dataDir, 'media');
     void warmVariants(

@@ -196,7 +196,11 @@ function view(
 
 /** Creates the cart row if needed and locks it for the rest of the transaction. */
 async function lockCart(trx: Transaction<DB>, cartId: string): Promise<void> {
-  await trx.insertInto('carts').values({ id: cartId }).onConflict((oc) => oc.doNothing()).execute();
+  await trx
+    .insertInto('carts')
+    .values({ id: cartId })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
   await trx.selectFrom('carts').select('id').where('id', '=', cartId).forUpdate().execute();
 }
 
@@ -262,7 +266,11 @@ export async function addToCart(
         .values({ cart_id: cartId, artwork_id: artworkId, quantity })
         .execute();
     }
-    await trx.updateTable('carts').set({ updated_at: new Date() }).where('id', '=', cartId).execute();
+    await trx
+      .updateTable('carts')
+      .set({ updated_at: new Date() })
+      .where('id', '=', cartId)
+      .execute();
   });
 }
 

@@ -12,7 +12,13 @@ import type Stripe from 'stripe';
 import type { Database } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { activePromoCodes, computeTotals, findPromo, shippingRule, type Totals } from '../pricing/index.ts';
+import {
+  activePromoCodes,
+  computeTotals,
+  findPromo,
+  shippingRule,
+  type Totals,
+} from '../pricing/index.ts';
 import type { Payments } from '../payments/index.ts';
 import { getSettings } from '../settings/index.ts';
 
@@ -81,12 +87,15 @@ const titles = (t: { fr: string; en: string }) => ({ title_fr: t.fr, title_en: t
 /** Same work twice in the request counts once, with the quantities added. */
 function mergeItems(items: CheckoutRequest['items']): Map<number, number> {
   const merged = new Map<number, number>();
-  for (const item of items) merged.set(item.artworkId, (merged.get(item.artworkId) ?? 0) + item.quantity);
+  for (const item of items)
+    merged.set(item.artworkId, (merged.get(item.artworkId) ?? 0) + item.quantity);
   return merged;
 }
 
 async function nextOrderNumber(trx: Transaction<DB>, now: Date): Promise<string> {
-  const { rows } = await sql<{ n: string }>`SELECT nextval('order_number_seq')::text AS n`.execute(trx);
+  const { rows } = await sql<{ n: string }>`SELECT nextval('order_number_seq')::text AS n`.execute(
+    trx,
+  );
   return `GS-${now.getUTCFullYear()}-${rows[0]!.n.padStart(5, '0')}`;
 }
 
@@ -94,7 +103,11 @@ async function nextOrderNumber(trx: Transaction<DB>, now: Date): Promise<string>
  * Ends the active holds of an order: prints go back to stock, originals become free again.
  * Returns how many holds were released.
  */
-export async function releaseHolds(trx: Transaction<DB>, orderId: string, now = new Date()): Promise<number> {
+export async function releaseHolds(
+  trx: Transaction<DB>,
+  orderId: string,
+  now = new Date(),
+): Promise<number> {
   const holds = await trx
     .updateTable('holds')
     .set({ state: 'released', ended_at: now })
@@ -156,142 +169,151 @@ export async function createCheckout(
   const holdUntil = new Date(expiresAt.getTime() + HOLD_GRACE_SECONDS * 1000);
 
   // 1. One transaction: earlier checkouts of this cart let go, prices re-read, works held, order stored.
-  const { order, lines, totals, abandonedSessions } = await db.transaction().execute(async (trx) => {
-    const abandonedSessions: string[] = [];
-    if (context.cartId) {
-      const earlier = await trx
-        .selectFrom('orders')
-        .select(['id', 'stripe_session_id'])
-        .where('cart_id', '=', context.cartId)
-        .where('payment_status', '=', 'unpaid')
-        .where('status', '=', 'pending')
-        .execute();
-      for (const o of earlier) {
-        if (await closeUnpaidOrder(trx, o.id, 'expired', now))
-          if (o.stripe_session_id) abandonedSessions.push(o.stripe_session_id);
-      }
-    }
-
-    const works = await trx
-      .selectFrom('artworks')
-      .select([
-        'id',
-        'artwork_type',
-        'title_fr',
-        'title_en',
-        'technique_fr',
-        'technique_en',
-        'dimensions',
-        'price_cents',
-        'stock',
-        'is_available',
-        'is_sold',
-      ])
-      .where('id', 'in', [...wanted.keys()])
-      .execute();
-    const byId = new Map(works.map((w) => [w.id, w]));
-    const lines: HeldLine[] = [];
-    for (const [artworkId, quantity] of wanted) {
-      const w = byId.get(artworkId);
-      if (!w) throw new AppError('unavailable', { params: { title_fr: `#${artworkId}`, title_en: `#${artworkId}` } });
-      const title = { fr: w.title_fr, en: w.title_en };
-      const original = w.artwork_type === 'original';
-      if (!w.is_available || (original && w.is_sold))
-        throw new AppError('unavailable', { params: titles(title) });
-      if (original && quantity !== 1) throw new AppError('original_quantity');
-      lines.push({
-        artworkId,
-        type: original ? 'original' : 'print',
-        title,
-        technique: { fr: w.technique_fr, en: w.technique_en },
-        dimensions: w.dimensions,
-        unitPriceCents: w.price_cents,
-        quantity,
-      });
-    }
-    if (lines.filter((l) => l.type === 'original').length > 1) throw new AppError('original_limit');
-    const totals = computeTotals(lines, promo, shippingRule(settings));
-    if (totals.totalCents <= 0) throw new AppError('cart_empty');
-
-    const shipping = input.shippingAddress;
-    const billing = input.billingSameAsShipping ? shipping : input.billingAddress;
-    const order = await trx
-      .insertInto('orders')
-      .values({
-        order_number: await nextOrderNumber(trx, now),
-        user_id: context.userId ?? null,
-        cart_id: context.cartId ?? null,
-        customer_name: input.customer.name,
-        customer_email: input.customer.email,
-        customer_phone: input.customer.phone || null,
-        shipping_address: JSON.stringify(shipping),
-        billing_address: billing ? JSON.stringify(billing) : null,
-        locale: input.locale,
-        currency: 'EUR',
-        subtotal_cents: totals.subtotalCents,
-        promo_code: promo?.code ?? null,
-        discount_cents: totals.discountCents,
-        shipping_cents: totals.shippingCents,
-        total_cents: totals.totalCents,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning(['id', 'order_number'])
-      .executeTakeFirstOrThrow();
-    await trx
-      .insertInto('order_items')
-      .values(
-        lines.map((l) => ({
-          order_id: order.id,
-          artwork_id: l.artworkId,
-          title: l.title[input.locale],
-          artwork_type: l.type,
-          unit_price_cents: l.unitPriceCents,
-          quantity: l.quantity,
-        })),
-      )
-      .execute();
-
-    for (const line of lines) {
-      if (line.type === 'print') {
-        const taken = await trx
-          .updateTable('artworks')
-          .set((eb) => ({ stock: eb('stock', '-', line.quantity), updated_at: now }))
-          .where('id', '=', line.artworkId)
-          .where('stock', '>=', line.quantity)
-          .where('is_available', '=', true)
-          .returning('stock')
-          .executeTakeFirst();
-        if (!taken) {
-          const left = await trx
-            .selectFrom('artworks')
-            .select('stock')
-            .where('id', '=', line.artworkId)
-            .executeTakeFirst();
-          throw new AppError('out_of_stock', { params: { ...titles(line.title), stock: left?.stock ?? 0 } });
+  const { order, lines, totals, abandonedSessions } = await db
+    .transaction()
+    .execute(async (trx) => {
+      const abandonedSessions: string[] = [];
+      if (context.cartId) {
+        const earlier = await trx
+          .selectFrom('orders')
+          .select(['id', 'stripe_session_id'])
+          .where('cart_id', '=', context.cartId)
+          .where('payment_status', '=', 'unpaid')
+          .where('status', '=', 'pending')
+          .execute();
+        for (const o of earlier) {
+          if (await closeUnpaidOrder(trx, o.id, 'expired', now))
+            if (o.stripe_session_id) abandonedSessions.push(o.stripe_session_id);
         }
       }
-      try {
-        // Another open checkout holding this original makes the partial unique index refuse.
-        await trx
-          .insertInto('holds')
-          .values({
-            order_id: order.id,
-            artwork_id: line.artworkId,
-            artwork_type: line.type,
-            quantity: line.quantity,
-            state: 'active',
-            expires_at: holdUntil,
-            created_at: now,
-          })
-          .execute();
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new AppError('artwork_held', { params: titles(line.title), cause: error });
-        throw error;
+
+      const works = await trx
+        .selectFrom('artworks')
+        .select([
+          'id',
+          'artwork_type',
+          'title_fr',
+          'title_en',
+          'technique_fr',
+          'technique_en',
+          'dimensions',
+          'price_cents',
+          'stock',
+          'is_available',
+          'is_sold',
+        ])
+        .where('id', 'in', [...wanted.keys()])
+        .execute();
+      const byId = new Map(works.map((w) => [w.id, w]));
+      const lines: HeldLine[] = [];
+      for (const [artworkId, quantity] of wanted) {
+        const w = byId.get(artworkId);
+        if (!w)
+          throw new AppError('unavailable', {
+            params: { title_fr: `#${artworkId}`, title_en: `#${artworkId}` },
+          });
+        const title = { fr: w.title_fr, en: w.title_en };
+        const original = w.artwork_type === 'original';
+        if (!w.is_available || (original && w.is_sold))
+          throw new AppError('unavailable', { params: titles(title) });
+        if (original && quantity !== 1) throw new AppError('original_quantity');
+        lines.push({
+          artworkId,
+          type: original ? 'original' : 'print',
+          title,
+          technique: { fr: w.technique_fr, en: w.technique_en },
+          dimensions: w.dimensions,
+          unitPriceCents: w.price_cents,
+          quantity,
+        });
       }
-    }
-    return { order, lines, totals, abandonedSessions };
-  });
+      if (lines.filter((l) => l.type === 'original').length > 1)
+        throw new AppError('original_limit');
+      const totals = computeTotals(lines, promo, shippingRule(settings));
+      if (totals.totalCents <= 0) throw new AppError('cart_empty');
+
+      const shipping = input.shippingAddress;
+      const billing = input.billingSameAsShipping ? shipping : input.billingAddress;
+      const order = await trx
+        .insertInto('orders')
+        .values({
+          order_number: await nextOrderNumber(trx, now),
+          user_id: context.userId ?? null,
+          cart_id: context.cartId ?? null,
+          customer_name: input.customer.name,
+          customer_email: input.customer.email,
+          customer_phone: input.customer.phone || null,
+          shipping_address: JSON.stringify(shipping),
+          billing_address: billing ? JSON.stringify(billing) : null,
+          locale: input.locale,
+          currency: 'EUR',
+          subtotal_cents: totals.subtotalCents,
+          promo_code: promo?.code ?? null,
+          discount_cents: totals.discountCents,
+          shipping_cents: totals.shippingCents,
+          total_cents: totals.totalCents,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning(['id', 'order_number'])
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('order_items')
+        .values(
+          lines.map((l) => ({
+            order_id: order.id,
+            artwork_id: l.artworkId,
+            title: l.title[input.locale],
+            artwork_type: l.type,
+            unit_price_cents: l.unitPriceCents,
+            quantity: l.quantity,
+          })),
+        )
+        .execute();
+
+      for (const line of lines) {
+        if (line.type === 'print') {
+          const taken = await trx
+            .updateTable('artworks')
+            .set((eb) => ({ stock: eb('stock', '-', line.quantity), updated_at: now }))
+            .where('id', '=', line.artworkId)
+            .where('stock', '>=', line.quantity)
+            .where('is_available', '=', true)
+            .returning('stock')
+            .executeTakeFirst();
+          if (!taken) {
+            const left = await trx
+              .selectFrom('artworks')
+              .select('stock')
+              .where('id', '=', line.artworkId)
+              .executeTakeFirst();
+            throw new AppError('out_of_stock', {
+              params: { ...titles(line.title), stock: left?.stock ?? 0 },
+            });
+          }
+        }
+        try {
+          // Another open checkout holding this original makes the partial unique index refuse.
+          await trx
+            .insertInto('holds')
+            .values({
+              order_id: order.id,
+              artwork_id: line.artworkId,
+              artwork_type: line.type,
+              quantity: line.quantity,
+              state: 'active',
+              expires_at: holdUntil,
+              created_at: now,
+            })
+            .execute();
+        } catch (error) {
+          if (isUniqueViolation(error))
+            throw new AppError('artwork_held', { params: titles(line.title), cause: error });
+          throw error;
+        }
+      }
+      return { order, lines, totals, abandonedSessions };
+    });
 
   // 2. The payment session, outside the transaction (no row lock waits on the network).
   let session: Stripe.Checkout.Session;
@@ -309,7 +331,10 @@ export async function createCheckout(
     });
   } catch (error) {
     await db.transaction().execute((trx) => closeUnpaidOrder(trx, order.id, 'failed'));
-    console.error(`Checkout ${order.order_number}: the payment session could not be created:`, error);
+    console.error(
+      `Checkout ${order.order_number}: the payment session could not be created:`,
+      error,
+    );
     throw new AppError('payment_failed', { cause: error });
   }
   await db
@@ -318,12 +343,22 @@ export async function createCheckout(
     .where('id', '=', order.id)
     .execute();
   for (const id of abandonedSessions) void expireSessionQuietly(payments, id);
-  if (!session.url) throw new AppError('payment_failed', { message: 'The payment session has no URL.' });
-  return { url: session.url, sessionId: session.id, orderId: order.id, orderNumber: order.order_number, totals };
+  if (!session.url)
+    throw new AppError('payment_failed', { message: 'The payment session has no URL.' });
+  return {
+    url: session.url,
+    sessionId: session.id,
+    orderId: order.id,
+    orderNumber: order.order_number,
+    totals,
+  };
 }
 
 const SHIPPING_NAME = { fr: 'Livraison', en: 'Shipping' };
-const TYPE_NAME = { original: { fr: 'Original', en: 'Original' }, print: { fr: 'Tirage', en: 'Print' } };
+const TYPE_NAME = {
+  original: { fr: 'Original', en: 'Original' },
+  print: { fr: 'Tirage', en: 'Print' },
+};
 
 async function createSession(
   payments: Payments,

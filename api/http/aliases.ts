@@ -7,6 +7,9 @@ const ALIASES: Record<string, string> = {
   '/artiste': '/about',
   '/demarche': '/about',
   '/correspondances': '/contact',
+  // storefront §2: the payment provider's return addresses of an earlier variant.
+  '/stripe/success': '/success',
+  '/stripe/cancel': '/cancel',
 };
 
 /** The canonical location for an alias path (with its query), or null when it is not one. */

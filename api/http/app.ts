@@ -16,6 +16,8 @@ export interface AppOptions {
   staticFiles: StaticFiles;
   /** Astro's middleware-mode handler (dist/server/entry.mjs), or any handler in tests. */
   handler: NodeHandler;
+  /** Answers first when it returns true (the payment emulator's /v1/* and /emulator/*). */
+  before?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 export interface GalerieServer {
@@ -31,7 +33,7 @@ const compress = compression({
   brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
 }) as unknown as NodeMiddleware;
 
-export function createGalerieServer({ staticFiles, handler }: AppOptions): GalerieServer {
+export function createGalerieServer({ staticFiles, handler, before }: AppOptions): GalerieServer {
   const draining = { value: false };
 
   const notFound = (req: IncomingMessage, res: ServerResponse, pathname: string) => {
@@ -52,6 +54,7 @@ export function createGalerieServer({ staticFiles, handler }: AppOptions): Galer
     if (draining.value) res.setHeader('Connection', 'close');
     const pathname = (req.url ?? '/').split('?')[0] ?? '/';
     if (staticFiles.serve(req, res, pathname)) return;
+    if (before?.(req, res)) return;
     const alias = aliasTarget(req.url ?? '/');
     if (alias && (req.method === 'GET' || req.method === 'HEAD')) {
       res.writeHead(301, { Location: alias, 'Cache-Control': 'public, max-age=86400' });

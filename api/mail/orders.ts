@@ -6,9 +6,10 @@ import type { SiteSettings } from '../settings/index.ts';
 import type { MailMessage } from './index.ts';
 
 function money(locale: 'fr' | 'en', cents: number, currency: string): string {
-  return new Intl.NumberFormat(locale === 'fr' ? 'fr-FR' : 'en', { style: 'currency', currency }).format(
-    cents / 100,
-  );
+  return new Intl.NumberFormat(locale === 'fr' ? 'fr-FR' : 'en', {
+    style: 'currency',
+    currency,
+  }).format(cents / 100);
 }
 
 const TEXT = {
@@ -59,11 +60,17 @@ const TEXT = {
 } as const;
 
 function addressLines(value: unknown): string[] {
-  const a = (typeof value === 'string' ? JSON.parse(value) : value) as Record<string, string | undefined> | null;
+  const a = (typeof value === 'string' ? JSON.parse(value) : value) as Record<
+    string,
+    string | undefined
+  > | null;
   if (!a) return [];
-  return [a['street'], a['additionalInfo'], `${a['postalCode'] ?? ''} ${a['city'] ?? ''}`.trim(), a['country']].filter(
-    (l): l is string => Boolean(l),
-  );
+  return [
+    a['street'],
+    a['additionalInfo'],
+    `${a['postalCode'] ?? ''} ${a['city'] ?? ''}`.trim(),
+    a['country'],
+  ].filter((l): l is string => Boolean(l));
 }
 
 function totalsLines(order: OrderSummary, locale: 'fr' | 'en'): string[] {
@@ -71,11 +78,14 @@ function totalsLines(order: OrderSummary, locale: 'fr' | 'en'): string[] {
   const m = (c: number) => money(locale, c, order.currency);
   return [
     ...order.lines.map(
-      (l) => `${l.title} (${l.type === 'original' ? t.original : t.print}) × ${l.quantity} — ${m(l.unitPriceCents * l.quantity)}`,
+      (l) =>
+        `${l.title} (${l.type === 'original' ? t.original : t.print}) × ${l.quantity} — ${m(l.unitPriceCents * l.quantity)}`,
     ),
     '',
     `${t.subtotal}: ${m(order.subtotalCents)}`,
-    ...(order.discountCents > 0 ? [`${t.discount(order.promoCode)}: −${m(order.discountCents)}`] : []),
+    ...(order.discountCents > 0
+      ? [`${t.discount(order.promoCode)}: −${m(order.discountCents)}`]
+      : []),
     `${t.shipping}: ${order.shippingCents === 0 ? t.free : m(order.shippingCents)}`,
     `${t.total}: ${m(order.totalCents)}`,
   ];

@@ -44,7 +44,10 @@ export type FulfilmentOutcome =
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function readOrder(db: Database, where: { id?: string; sessionId?: string }): Promise<OrderSummary | null> {
+export async function readOrder(
+  db: Database,
+  where: { id?: string; sessionId?: string },
+): Promise<OrderSummary | null> {
   let query = db.selectFrom('orders').selectAll();
   if (where.id) query = query.where('id', '=', where.id);
   else if (where.sessionId) query = query.where('stripe_session_id', '=', where.sessionId);
@@ -109,7 +112,11 @@ function paymentIntentOf(session: Stripe.Checkout.Session): string | null {
  * transaction, so a repeated or concurrent delivery is a no-op and a crash leaves nothing half done.
  * Mail and refunds happen after the commit, by the caller, from the returned outcome.
  */
-export async function applyStripeEvent(db: Database, event: Stripe.Event, now = new Date()): Promise<FulfilmentOutcome> {
+export async function applyStripeEvent(
+  db: Database,
+  event: Stripe.Event,
+  now = new Date(),
+): Promise<FulfilmentOutcome> {
   return db.transaction().execute(async (trx): Promise<FulfilmentOutcome> => {
     const recorded = await trx
       .insertInto('webhook_events')
@@ -128,18 +135,26 @@ export async function applyStripeEvent(db: Database, event: Stripe.Event, now = 
 
     const session = event.data.object;
     const orderId = session.metadata?.['order_id'];
-    let query = trx.selectFrom('orders').select(['id', 'payment_status', 'total_cents', 'currency', 'cart_id']);
-    query = orderId && UUID.test(orderId) ? query.where('id', '=', orderId) : query.where('stripe_session_id', '=', session.id);
+    let query = trx
+      .selectFrom('orders')
+      .select(['id', 'payment_status', 'total_cents', 'currency', 'cart_id']);
+    query =
+      orderId && UUID.test(orderId)
+        ? query.where('id', '=', orderId)
+        : query.where('stripe_session_id', '=', session.id);
     const order = await query.forUpdate().executeTakeFirst();
     if (!order) return { kind: 'ignored', reason: `no order for session ${session.id}` };
 
     if (event.type === 'checkout.session.expired') {
       // An expiry after the payment (or a second one) changes nothing.
       const closed = await closeUnpaidOrder(trx, order.id, 'expired', now);
-      return closed ? { kind: 'expired', orderId: order.id } : { kind: 'ignored', reason: 'order not open' };
+      return closed
+        ? { kind: 'expired', orderId: order.id }
+        : { kind: 'ignored', reason: 'order not open' };
     }
 
-    if (session.payment_status !== 'paid') return { kind: 'ignored', reason: 'session not paid yet' };
+    if (session.payment_status !== 'paid')
+      return { kind: 'ignored', reason: 'session not paid yet' };
     if (order.payment_status === 'paid' || order.payment_status === 'refunded')
       return { kind: 'ignored', reason: `order already ${order.payment_status}` };
     const paymentIntentId = paymentIntentOf(session);
@@ -158,7 +173,8 @@ export async function applyStripeEvent(db: Database, event: Stripe.Event, now = 
         .where('id', '=', order.id)
         .execute();
       const summary = (await readOrder(trx, { id: order.id }))!;
-      if (!paymentIntentId) return { kind: 'ignored', reason: `cannot refund without payment intent: ${reason}` };
+      if (!paymentIntentId)
+        return { kind: 'ignored', reason: `cannot refund without payment intent: ${reason}` };
       return { kind: 'refund', order: summary, paymentIntentId, reason };
     };
 
@@ -260,4 +276,3 @@ export async function applyStripeEvent(db: Database, event: Stripe.Event, now = 
     return { kind: 'paid', order: (await readOrder(trx, { id: order.id }))! };
   });
 }
-

@@ -35,7 +35,9 @@ export function createStripePayments(keys: PaymentKeys): Payments {
   if (keys.stripeSecretKey && keys.stripePublishableKey) {
     const liveSecret = secret.startsWith('sk_live_') || secret.startsWith('rk_live_');
     if (liveSecret !== publishable.startsWith('pk_live_'))
-      problems.push('STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are not both live or both test keys');
+      problems.push(
+        'STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are not both live or both test keys',
+      );
   }
   return {
     stripe: new Stripe(secret, { maxNetworkRetries: 2, timeout: 20_000 }),

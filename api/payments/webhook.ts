@@ -18,7 +18,11 @@ export async function verifyStripeEvent(
 ): Promise<Stripe.Event> {
   if (!signature || !payments.webhookSecret) throw new AppError('invalid_signature');
   try {
-    return await payments.stripe.webhooks.constructEventAsync(rawBody, signature, payments.webhookSecret);
+    return await payments.stripe.webhooks.constructEventAsync(
+      rawBody,
+      signature,
+      payments.webhookSecret,
+    );
   } catch (error) {
     throw new AppError('invalid_signature', { cause: error });
   }

@@ -70,20 +70,52 @@ describe('totals', () => {
   it('apply the threshold after the discount (499.99 / 500.00 edges)', () => {
     // 2 prints at 350 € with SASHA25 (15 %): 700 − 105 = 595 → free shipping.
     expect(
-      computeTotals([{ unitPriceCents: 35_000, quantity: 2 }], { code: 'SASHA25', percent: 15 }, rule),
-    ).toEqual({ subtotalCents: 70_000, discountCents: 10_500, shippingCents: 0, totalCents: 59_500 });
+      computeTotals(
+        [{ unitPriceCents: 35_000, quantity: 2 }],
+        { code: 'SASHA25', percent: 15 },
+        rule,
+      ),
+    ).toEqual({
+      subtotalCents: 70_000,
+      discountCents: 10_500,
+      shippingCents: 0,
+      totalCents: 59_500,
+    });
     // 555.55 € − 10 % = 499.995 → discount 55.56 (half up) → 499.99 after discount: shipping due.
     expect(
       computeTotals([{ unitPriceCents: 55_555, quantity: 1 }], { code: 'W', percent: 10 }, rule),
-    ).toEqual({ subtotalCents: 55_555, discountCents: 5_556, shippingCents: 1_500, totalCents: 51_499 });
+    ).toEqual({
+      subtotalCents: 55_555,
+      discountCents: 5_556,
+      shippingCents: 1_500,
+      totalCents: 51_499,
+    });
     // 625 € − 20 % = 500.00 exactly: free.
     expect(
-      computeTotals([{ unitPriceCents: 62_500, quantity: 1 }], { code: 'ART20', percent: 20 }, rule),
-    ).toEqual({ subtotalCents: 62_500, discountCents: 12_500, shippingCents: 0, totalCents: 50_000 });
+      computeTotals(
+        [{ unitPriceCents: 62_500, quantity: 1 }],
+        { code: 'ART20', percent: 20 },
+        rule,
+      ),
+    ).toEqual({
+      subtotalCents: 62_500,
+      discountCents: 12_500,
+      shippingCents: 0,
+      totalCents: 50_000,
+    });
     // One print at 420 € with WELCOME10: 378 € → 15 € shipping, total 393 €.
     expect(
-      computeTotals([{ unitPriceCents: 42_000, quantity: 1 }], { code: 'WELCOME10', percent: 10 }, rule),
-    ).toEqual({ subtotalCents: 42_000, discountCents: 4_200, shippingCents: 1_500, totalCents: 39_300 });
+      computeTotals(
+        [{ unitPriceCents: 42_000, quantity: 1 }],
+        { code: 'WELCOME10', percent: 10 },
+        rule,
+      ),
+    ).toEqual({
+      subtotalCents: 42_000,
+      discountCents: 4_200,
+      shippingCents: 1_500,
+      totalCents: 39_300,
+    });
   });
 
   it('charge nothing for an empty cart and refuse impossible lines', () => {
@@ -93,13 +125,21 @@ describe('totals', () => {
       shippingCents: 0,
       totalCents: 0,
     });
-    expect(() => computeTotals([{ unitPriceCents: 0, quantity: 1 }], null, rule)).toThrow(RangeError);
-    expect(() => computeTotals([{ unitPriceCents: 100, quantity: 0 }], null, rule)).toThrow(RangeError);
-    expect(() => computeTotals([{ unitPriceCents: 1.5, quantity: 1 }], null, rule)).toThrow(RangeError);
+    expect(() => computeTotals([{ unitPriceCents: 0, quantity: 1 }], null, rule)).toThrow(
+      RangeError,
+    );
+    expect(() => computeTotals([{ unitPriceCents: 100, quantity: 0 }], null, rule)).toThrow(
+      RangeError,
+    );
+    expect(() => computeTotals([{ unitPriceCents: 1.5, quantity: 1 }], null, rule)).toThrow(
+      RangeError,
+    );
   });
 
   it('follow a changed shipping setting', () => {
     const custom = { defaultCents: 2_000, freeThresholdCents: 100_000 };
-    expect(computeTotals([{ unitPriceCents: 60_000, quantity: 1 }], null, custom).shippingCents).toBe(2_000);
+    expect(
+      computeTotals([{ unitPriceCents: 60_000, quantity: 1 }], null, custom).shippingCents,
+    ).toBe(2_000);
   });
 });

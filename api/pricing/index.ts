@@ -87,7 +87,9 @@ export function computeTotals(
       throw new RangeError(`invalid quantity: ${line.quantity}`);
   }
   const subtotalCents = lines.reduce((sum, l) => sum + l.unitPriceCents * l.quantity, 0);
-  const discountCents = promo ? Math.min(subtotalCents, discountFor(subtotalCents, promo.percent)) : 0;
+  const discountCents = promo
+    ? Math.min(subtotalCents, discountFor(subtotalCents, promo.percent))
+    : 0;
   const shippingCents = shippingFor(subtotalCents - discountCents, rule);
   return {
     subtotalCents,

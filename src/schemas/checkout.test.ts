@@ -5,7 +5,12 @@ const valid = {
   locale: 'fr',
   items: [{ artworkId: 3, quantity: 2 }],
   customer: { name: 'Ana', email: 'ana@example.test', phone: '' },
-  shippingAddress: { street: '1 rue de la Paix', city: 'Paris', postalCode: '75002', country: 'FR' },
+  shippingAddress: {
+    street: '1 rue de la Paix',
+    city: 'Paris',
+    postalCode: '75002',
+    country: 'FR',
+  },
   billingSameAsShipping: true,
   promoCode: 'SASHA25',
 };
@@ -22,7 +27,9 @@ describe('checkoutSchema', () => {
 
   it('refuses prices, totals or any other field the browser must not decide', () => {
     expect(errorsOf({ ...valid, total: 1 })).toHaveProperty('_');
-    expect(errorsOf({ ...valid, items: [{ artworkId: 3, quantity: 1, price: 1 }] })).toHaveProperty('_');
+    expect(errorsOf({ ...valid, items: [{ artworkId: 3, quantity: 1, price: 1 }] })).toHaveProperty(
+      '_',
+    );
     expect(errorsOf({ ...valid, discountAmount: 5000 })).toHaveProperty('_');
   });
 

@@ -15,10 +15,9 @@ const required = (max: number, error: string) =>
 
 const optionalText = (max: number) =>
   z.optional(
-    z.string({ error: 'checkout.error.invalid' }).check(
-      z.trim(),
-      z.maxLength(max, { error: 'checkout.error.invalid' }),
-    ),
+    z
+      .string({ error: 'checkout.error.invalid' })
+      .check(z.trim(), z.maxLength(max, { error: 'checkout.error.invalid' })),
   );
 
 const address = (kind: 'shipping' | 'billing') =>
@@ -43,7 +42,10 @@ export const checkoutSchema = z
             {
               artworkId: z
                 .number({ error: 'checkout.error.itemId' })
-                .check(z.int({ error: 'checkout.error.itemId' }), z.positive({ error: 'checkout.error.itemId' })),
+                .check(
+                  z.int({ error: 'checkout.error.itemId' }),
+                  z.positive({ error: 'checkout.error.itemId' }),
+                ),
               quantity: z
                 .number({ error: 'checkout.error.itemQuantity' })
                 .check(

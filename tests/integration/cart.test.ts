@@ -37,14 +37,51 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  const base = { dimensions: '100 x 80 cm', technique_fr: 'Huile sur toile', technique_en: 'Oil on canvas' };
+  const base = {
+    dimensions: '100 x 80 cm',
+    technique_fr: 'Huile sur toile',
+    technique_en: 'Oil on canvas',
+  };
   const rows = await t.db
     .insertInto('artworks')
     .values([
-      { ...base, slug: 'alpha-original', title_fr: 'Alpha', title_en: 'Alpha', price_cents: 410000, stock: 1, artwork_type: 'original' },
-      { ...base, slug: 'beta-original', title_fr: 'Bêta', title_en: 'Beta', price_cents: 520000, stock: 1, artwork_type: 'original' },
-      { ...base, slug: 'alpha-print', title_fr: 'Alpha', title_en: 'Alpha', price_cents: 35000, stock: 3, artwork_type: 'print' },
-      { ...base, slug: 'gamma-print', title_fr: 'Gamma', title_en: 'Gamma', price_cents: 42000, stock: 2, artwork_type: 'print', is_available: false },
+      {
+        ...base,
+        slug: 'alpha-original',
+        title_fr: 'Alpha',
+        title_en: 'Alpha',
+        price_cents: 410000,
+        stock: 1,
+        artwork_type: 'original',
+      },
+      {
+        ...base,
+        slug: 'beta-original',
+        title_fr: 'Bêta',
+        title_en: 'Beta',
+        price_cents: 520000,
+        stock: 1,
+        artwork_type: 'original',
+      },
+      {
+        ...base,
+        slug: 'alpha-print',
+        title_fr: 'Alpha',
+        title_en: 'Alpha',
+        price_cents: 35000,
+        stock: 3,
+        artwork_type: 'print',
+      },
+      {
+        ...base,
+        slug: 'gamma-print',
+        title_fr: 'Gamma',
+        title_en: 'Gamma',
+        price_cents: 42000,
+        stock: 2,
+        artwork_type: 'print',
+        is_available: false,
+      },
     ])
     .returning('id')
     .execute();
@@ -63,7 +100,9 @@ describe('originals', () => {
     const view = await getCart(t.db, cart, settings);
     expect(view.lines).toHaveLength(1);
     expect(view.lines[0]).toMatchObject({ type: 'original', quantity: 1, maxQuantity: 1 });
-    expect(await refusal(setLineQuantity(t.db, cart, view.lines[0]!.id, 2))).toBe('original_quantity');
+    expect(await refusal(setLineQuantity(t.db, cart, view.lines[0]!.id, 2))).toBe(
+      'original_quantity',
+    );
   });
 
   it('cannot be added two at a time', async () => {
@@ -81,7 +120,11 @@ describe('originals', () => {
       expect((await getCart(t.db, cart, settings)).removed).toEqual([]);
       expect(await refusal(addToCart(t.db, newCartId(), originalB, 1))).toBe('unavailable');
     } finally {
-      await t.db.updateTable('artworks').set({ is_sold: false }).where('id', '=', originalB).execute();
+      await t.db
+        .updateTable('artworks')
+        .set({ is_sold: false })
+        .where('id', '=', originalB)
+        .execute();
     }
   });
 });
@@ -150,19 +193,36 @@ describe('promo codes and totals', () => {
   it('price the cart on the server with the settings’ codes and shipping', async () => {
     await addToCart(t.db, cart, print, 1);
     let view = await getCart(t.db, cart, settings);
-    expect(view.totals).toEqual({ subtotalCents: 35000, discountCents: 0, shippingCents: 1500, totalCents: 36500 });
+    expect(view.totals).toEqual({
+      subtotalCents: 35000,
+      discountCents: 0,
+      shippingCents: 1500,
+      totalCents: 36500,
+    });
     expect(await refusal(applyCartPromo(t.db, cart, '  ', settings))).toBe('promo_empty');
     expect(await refusal(applyCartPromo(t.db, cart, 'NOPE', settings))).toBe('promo_invalid');
     await applyCartPromo(t.db, cart, 'sasha25', settings);
     expect(await refusal(applyCartPromo(t.db, cart, '', settings))).toBe('promo_already_applied');
-    expect(await refusal(applyCartPromo(t.db, cart, 'ART20', settings))).toBe('promo_already_applied');
+    expect(await refusal(applyCartPromo(t.db, cart, 'ART20', settings))).toBe(
+      'promo_already_applied',
+    );
     view = await getCart(t.db, cart, settings);
     expect(view.promo).toEqual({ code: 'SASHA25', percent: 15 });
-    expect(view.totals).toEqual({ subtotalCents: 35000, discountCents: 5250, shippingCents: 1500, totalCents: 31250 });
+    expect(view.totals).toEqual({
+      subtotalCents: 35000,
+      discountCents: 5250,
+      shippingCents: 1500,
+      totalCents: 31250,
+    });
     await setLineQuantity(t.db, cart, view.lines[0]!.id, 2);
     view = await getCart(t.db, cart, settings);
     // 700 € − 15 % = 595 € ≥ 500 €: shipping is free.
-    expect(view.totals).toEqual({ subtotalCents: 70000, discountCents: 10500, shippingCents: 0, totalCents: 59500 });
+    expect(view.totals).toEqual({
+      subtotalCents: 70000,
+      discountCents: 10500,
+      shippingCents: 0,
+      totalCents: 59500,
+    });
     await removeCartPromo(t.db, cart);
     expect((await getCart(t.db, cart, settings)).promo).toBeNull();
   });
@@ -172,10 +232,14 @@ describe('promo codes and totals', () => {
     await applyCartPromo(t.db, cart, 'WELCOME10', settings);
     const changed: SiteSettings = {
       ...settings,
-      promo_codes: settings.promo_codes.map((p) => (p.code === 'WELCOME10' ? { ...p, active: false } : p)),
+      promo_codes: settings.promo_codes.map((p) =>
+        p.code === 'WELCOME10' ? { ...p, active: false } : p,
+      ),
     };
     expect((await getCart(t.db, cart, changed)).promo).toBeNull();
-    expect(await refusal(applyCartPromo(t.db, newCartId(), 'WELCOME10', changed))).toBe('promo_invalid');
+    expect(await refusal(applyCartPromo(t.db, newCartId(), 'WELCOME10', changed))).toBe(
+      'promo_invalid',
+    );
   });
 
   it('are cleared with the cart', async () => {

@@ -22,7 +22,10 @@ export const POST: APIRoute = async ({ request, cookies, url }) => {
     const cartId = ensureCartId(cookies, url);
     await applyCartPromo(db, cartId, parsed.data.code, settings);
     const cart = await getCart(db, cartId, settings);
-    return Response.json({ cart, count: cart.count }, { headers: { 'Cache-Control': 'private, no-store' } });
+    return Response.json(
+      { cart, count: cart.count },
+      { headers: { 'Cache-Control': 'private, no-store' } },
+    );
   } catch (error) {
     return errorResponse(error);
   }
@@ -35,7 +38,10 @@ export const DELETE: APIRoute = async ({ request, cookies }) => {
     const cartId = readCartId(cookies);
     if (cartId) await removeCartPromo(db, cartId);
     const cart = await getCart(db, cartId, await getSettings(db));
-    return Response.json({ cart, count: cart.count }, { headers: { 'Cache-Control': 'private, no-store' } });
+    return Response.json(
+      { cart, count: cart.count },
+      { headers: { 'Cache-Control': 'private, no-store' } },
+    );
   } catch (error) {
     return errorResponse(error);
   }

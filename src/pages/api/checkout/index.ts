@@ -18,11 +18,15 @@ export const POST: APIRoute = async ({ request, cookies, url, locals }) => {
     if (!parsed.success)
       throw new AppError('invalid_input', { fields: checkoutFieldErrors(parsed.error) });
     const userId = (locals as { user?: { id: string } }).user?.id;
-    const result = await createCheckout({ db: await getDb(), payments: getPayments() }, parsed.data, {
-      cartId: readCartId(cookies),
-      userId,
-      siteUrl: import.meta.env.SITE ?? url.origin,
-    });
+    const result = await createCheckout(
+      { db: await getDb(), payments: getPayments() },
+      parsed.data,
+      {
+        cartId: readCartId(cookies),
+        userId,
+        siteUrl: import.meta.env.SITE ?? url.origin,
+      },
+    );
     return Response.json(
       { url: result.url, sessionId: result.sessionId, orderNumber: result.orderNumber },
       { status: 201, headers: { 'Cache-Control': 'no-store' } },

@@ -11,7 +11,8 @@ export const prerender = false;
 export const GET: APIRoute = async ({ url }) => {
   try {
     const sessionId = url.searchParams.get('session_id');
-    if (!sessionId) throw new AppError('invalid_input', { fields: { session_id: 'success.missingSession' } });
+    if (!sessionId)
+      throw new AppError('invalid_input', { fields: { session_id: 'success.missingSession' } });
     const { state, order } = await orderStatusForSession(await getDb(), sessionId);
     return Response.json(
       {

@@ -3,7 +3,12 @@ import type { APIRoute } from 'astro';
 import { z } from 'zod';
 import { getCart, removeLine, setLineQuantity } from '../../../../../api/cart/index.ts';
 import { getDb } from '../../../../../api/db/context.ts';
-import { AppError, checkSameOrigin, errorResponse, readJson } from '../../../../../api/http/errors.ts';
+import {
+  AppError,
+  checkSameOrigin,
+  errorResponse,
+  readJson,
+} from '../../../../../api/http/errors.ts';
 import { getSettings } from '../../../../../api/settings/index.ts';
 import { readCartId } from '../../../../lib/cart-session.ts';
 
@@ -20,7 +25,10 @@ function lineId(raw: string | undefined): number {
 async function answer(cartId: string) {
   const db = await getDb();
   const cart = await getCart(db, cartId, await getSettings(db));
-  return Response.json({ cart, count: cart.count }, { headers: { 'Cache-Control': 'private, no-store' } });
+  return Response.json(
+    { cart, count: cart.count },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  );
 }
 
 export const PATCH: APIRoute = async ({ request, cookies, params }) => {

@@ -1,0 +1,576 @@
+// Checkout, holds and webhook fulfilment against a real database and the payment emulator, through
+// the real `stripe` SDK: a work is never sold twice, stock never goes below zero, an event applied
+// twice changes nothing, and a session that expires gives its works back. The concurrent tests
+// prove the most on PostgreSQL (transactions really run side by side); PGlite runs them serially.
+import http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addToCart, countCart, newCartId } from '../../api/cart/index.ts';
+import {
+  createCheckout,
+  sweepExpiredHolds,
+  type CheckoutRequest,
+} from '../../api/checkout/index.ts';
+import { createStripeEmulator, type StripeEmulator } from '../../api/emulator/index.ts';
+import { AppError } from '../../api/http/errors.ts';
+import type { Mailer, MailMessage } from '../../api/mail/index.ts';
+import { createEmulatedPayments, type Payments } from '../../api/payments/index.ts';
+import { handleStripeWebhook } from '../../api/payments/webhook.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+
+let t: TestDatabase;
+let server: http.Server;
+let emulator: StripeEmulator;
+let payments: Payments;
+let siteUrl: string;
+const mails: MailMessage[] = [];
+const mailer: Mailer = {
+  description: 'memory',
+  send(message) {
+    mails.push(message);
+    return Promise.resolve();
+  },
+};
+/** Raw webhook bodies received, by event type. */
+const received: Array<{ type: string; body: string }> = [];
+const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
+
+const base = {
+  dimensions: '100 x 80 cm',
+  technique_fr: 'Huile sur toile',
+  technique_en: 'Oil on canvas',
+};
+async function insertWork(values: {
+  slug: string;
+  title: string;
+  type: 'original' | 'print';
+  priceCents: number;
+  stock: number;
+}): Promise<number> {
+  const row = await t.db
+    .insertInto('artworks')
+    .values({
+      ...base,
+      slug: values.slug,
+      title_fr: values.title,
+      title_en: values.title,
+      artwork_type: values.type,
+      price_cents: values.priceCents,
+      stock: values.stock,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+function request(
+  items: CheckoutRequest['items'],
+  extra: Partial<CheckoutRequest> = {},
+): CheckoutRequest {
+  return {
+    locale: 'fr',
+    items,
+    customer: { name: 'Ana Buyer', email: 'ana@example.test' },
+    shippingAddress: {
+      street: '1 rue de la Paix',
+      city: 'Paris',
+      postalCode: '75002',
+      country: 'FR',
+    },
+    billingSameAsShipping: true,
+    ...extra,
+  };
+}
+
+async function code(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof AppError) return error.code;
+    throw error;
+  }
+  return 'ok';
+}
+
+async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function orderOf(sessionId: string) {
+  return t.db
+    .selectFrom('orders')
+    .selectAll()
+    .where('stripe_session_id', '=', sessionId)
+    .executeTakeFirstOrThrow();
+}
+
+async function work(id: number) {
+  return t.db
+    .selectFrom('artworks')
+    .select(['stock', 'is_sold'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+}
+
+async function activeHolds(artworkId: number) {
+  const row = await t.db
+    .selectFrom('holds')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.coalesce(eb.fn.sum<number>('quantity'), eb.lit(0)).as('q'),
+    ])
+    .where('artwork_id', '=', artworkId)
+    .where('state', '=', 'active')
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.n), quantity: Number(row.q) };
+}
+
+/** Re-delivers a recorded event body with a fresh, valid signature. */
+function deliver(body: string) {
+  const signature = payments.stripe.webhooks.generateTestHeaderString({
+    payload: body,
+    secret: webhookSecret,
+  });
+  return handleStripeWebhook({ db: t.db, payments, mailer }, body, signature);
+}
+
+beforeAll(async () => {
+  t = await createTestDatabase({ maxConnections: 20 });
+  server = http.createServer((req, res) => {
+    if (emulator.handle(req, res)) return;
+    if (req.method === 'POST' && req.url === '/api/stripe/webhook') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        received.push({ type: (JSON.parse(body) as { type: string }).type, body });
+        handleStripeWebhook(
+          { db: t.db, payments, mailer },
+          body,
+          req.headers['stripe-signature'] as string,
+        )
+          .then(() => res.writeHead(200).end('{}'))
+          .catch((error: unknown) =>
+            res.writeHead(error instanceof AppError ? error.status : 500).end(),
+          );
+      });
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  siteUrl = `http://127.0.0.1:${port}`;
+  emulator = createStripeEmulator({
+    webhookUrl: `${siteUrl}/api/stripe/webhook`,
+    webhookSecret,
+    publicBaseUrl: siteUrl,
+    retryDelaysMs: [50, 100],
+  });
+  payments = createEmulatedPayments(port, webhookSecret);
+});
+
+afterAll(async () => {
+  emulator?.close();
+  await new Promise((resolve) => server?.close(resolve));
+  await t?.dispose();
+});
+
+describe('checkout', () => {
+  it('prices on the server, holds the works and creates a 30-minute session', async () => {
+    const print = await insertWork({
+      slug: 'lumen-print',
+      title: 'Lumen',
+      type: 'print',
+      priceCents: 35000,
+      stock: 5,
+    });
+    const cartId = newCartId();
+    await addToCart(t.db, cartId, print, 2);
+    const before = Date.now();
+    const result = await createCheckout(
+      { db: t.db, payments },
+      request([{ artworkId: print, quantity: 2 }], { promoCode: 'sasha25' }),
+      {
+        cartId,
+        siteUrl,
+      },
+    );
+    expect(result.url).toContain('/emulator/checkout/');
+    // 700 € − 15 % = 595 €, free shipping from 500 €.
+    expect(result.totals).toEqual({
+      subtotalCents: 70000,
+      discountCents: 10500,
+      shippingCents: 0,
+      totalCents: 59500,
+    });
+    const session = await payments.stripe.checkout.sessions.retrieve(result.sessionId);
+    expect(session.amount_total).toBe(59500);
+    expect(session.currency).toBe('eur');
+    expect(session.metadata?.['order_id']).toBe(result.orderId);
+    expect(session.success_url).toBe(`${siteUrl}/success?session_id={CHECKOUT_SESSION_ID}`);
+    expect(session.expires_at * 1000 - before).toBeGreaterThanOrEqual(30 * 60 * 1000);
+    const order = await orderOf(result.sessionId);
+    expect(order).toMatchObject({
+      payment_status: 'unpaid',
+      status: 'pending',
+      total_cents: 59500,
+      promo_code: 'SASHA25',
+      cart_id: cartId,
+    });
+    expect(await work(print)).toMatchObject({ stock: 3 });
+    expect(await activeHolds(print)).toEqual({ count: 1, quantity: 2 });
+  });
+
+  it('charges shipping below 500 € and refuses unknown codes and sold works', async () => {
+    const print = await insertWork({
+      slug: 'ora-print',
+      title: 'Ora',
+      type: 'print',
+      priceCents: 42000,
+      stock: 2,
+    });
+    const result = await createCheckout(
+      { db: t.db, payments },
+      request([{ artworkId: print, quantity: 1 }]),
+      { siteUrl },
+    );
+    expect(result.totals).toEqual({
+      subtotalCents: 42000,
+      discountCents: 0,
+      shippingCents: 1500,
+      totalCents: 43500,
+    });
+    const lines = await payments.stripe.checkout.sessions.listLineItems(result.sessionId);
+    expect(lines.data.map((l) => l.amount_total)).toEqual([42000, 1500]);
+    expect(
+      await code(
+        createCheckout(
+          { db: t.db, payments },
+          request([{ artworkId: print, quantity: 1 }], { promoCode: 'FAKE' }),
+          { siteUrl },
+        ),
+      ),
+    ).toBe('promo_invalid');
+    const sold = await insertWork({
+      slug: 'vendue-original',
+      title: 'Vendue',
+      type: 'original',
+      priceCents: 500000,
+      stock: 0,
+    });
+    await t.db.updateTable('artworks').set({ is_sold: true }).where('id', '=', sold).execute();
+    expect(
+      await code(
+        createCheckout({ db: t.db, payments }, request([{ artworkId: sold, quantity: 1 }]), {
+          siteUrl,
+        }),
+      ),
+    ).toBe('unavailable');
+    expect(
+      await code(
+        createCheckout({ db: t.db, payments }, request([{ artworkId: print, quantity: 5 }]), {
+          siteUrl,
+        }),
+      ),
+    ).toBe('out_of_stock');
+  });
+
+  it('lets 1 of 50 concurrent checkouts hold an original; the 49 others are told it is reserved', async () => {
+    const original = await insertWork({
+      slug: 'unique-original',
+      title: 'Unique',
+      type: 'original',
+      priceCents: 1250000,
+      stock: 1,
+    });
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        code(
+          createCheckout({ db: t.db, payments }, request([{ artworkId: original, quantity: 1 }]), {
+            cartId: newCartId(),
+            siteUrl,
+          }),
+        ),
+      ),
+    );
+    expect(results.filter((r) => r === 'ok')).toHaveLength(1);
+    expect(results.filter((r) => r === 'artwork_held')).toHaveLength(49);
+    expect(await activeHolds(original)).toEqual({ count: 1, quantity: 1 });
+    const sessions = await t.db
+      .selectFrom('orders')
+      .innerJoin('order_items', 'order_items.order_id', 'orders.id')
+      .select('orders.stripe_session_id')
+      .where('order_items.artwork_id', '=', original)
+      .where('orders.stripe_session_id', 'is not', null)
+      .execute();
+    expect(sessions).toHaveLength(1);
+  });
+
+  it('never holds more prints than the stock: 20 concurrent buyers for 5 prints', async () => {
+    const print = await insertWork({
+      slug: 'cinq-print',
+      title: 'Cinq',
+      type: 'print',
+      priceCents: 35000,
+      stock: 5,
+    });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        code(
+          createCheckout({ db: t.db, payments }, request([{ artworkId: print, quantity: 1 }]), {
+            cartId: newCartId(),
+            siteUrl,
+          }),
+        ),
+      ),
+    );
+    expect(results.filter((r) => r === 'ok')).toHaveLength(5);
+    expect(results.filter((r) => r === 'out_of_stock')).toHaveLength(15);
+    expect(await work(print)).toMatchObject({ stock: 0 });
+    expect(await activeHolds(print)).toEqual({ count: 5, quantity: 5 });
+  });
+
+  it('lets the same cart start again: its earlier hold is given back first', async () => {
+    const original = await insertWork({
+      slug: 'retour-original',
+      title: 'Retour',
+      type: 'original',
+      priceCents: 600000,
+      stock: 1,
+    });
+    const cartId = newCartId();
+    const first = await createCheckout(
+      { db: t.db, payments },
+      request([{ artworkId: original, quantity: 1 }]),
+      { cartId, siteUrl },
+    );
+    const second = await createCheckout(
+      { db: t.db, payments },
+      request([{ artworkId: original, quantity: 1 }]),
+      { cartId, siteUrl },
+    );
+    expect(second.sessionId).not.toBe(first.sessionId);
+    expect(await orderOf(first.sessionId)).toMatchObject({ payment_status: 'expired' });
+    expect(await activeHolds(original)).toEqual({ count: 1, quantity: 1 });
+    expect(
+      await code(
+        createCheckout({ db: t.db, payments }, request([{ artworkId: original, quantity: 1 }]), {
+          cartId: newCartId(),
+          siteUrl,
+        }),
+      ),
+    ).toBe('artwork_held');
+  });
+});
+
+describe('fulfilment by webhook', () => {
+  it('marks the order paid, the original sold, clears the cart and mails once — however often the event comes', async () => {
+    const original = await insertWork({
+      slug: 'paye-original',
+      title: 'Payé',
+      type: 'original',
+      priceCents: 410000,
+      stock: 1,
+    });
+    const cartId = newCartId();
+    await addToCart(t.db, cartId, original, 1);
+    const result = await createCheckout(
+      { db: t.db, payments },
+      request([{ artworkId: original, quantity: 1 }]),
+      { cartId, siteUrl },
+    );
+    const mailsBefore = mails.length;
+    await emulator.pay(result.sessionId);
+    await until(
+      async () => (await orderOf(result.sessionId)).payment_status === 'paid',
+      'the paid order',
+    );
+    const order = await orderOf(result.sessionId);
+    expect(order).toMatchObject({ status: 'confirmed' });
+    expect(order.stripe_payment_intent_id).toMatch(/^pi_/);
+    expect(await work(original)).toMatchObject({ is_sold: true });
+    expect(await activeHolds(original)).toEqual({ count: 0, quantity: 0 });
+    expect(await countCart(t.db, cartId)).toBe(0);
+    await until(() => Promise.resolve(mails.length >= mailsBefore + 2), 'the two mails');
+    const confirmation = mails.slice(mailsBefore).find((m) => typeof m.to === 'object');
+    expect(confirmation?.subject).toContain(order.order_number);
+    expect(confirmation?.text).toContain('2 à 3 jours ouvrés');
+    expect(confirmation?.text).toContain('30 jours');
+
+    const event = received.find(
+      (r) => r.type === 'checkout.session.completed' && r.body.includes(result.sessionId),
+    )!;
+    expect((await deliver(event.body)).kind).toBe('duplicate');
+    const outcomes = await Promise.all(Array.from({ length: 10 }, () => deliver(event.body)));
+    expect(outcomes.every((o) => o.kind === 'duplicate')).toBe(true);
+    expect(mails.length).toBe(mailsBefore + 2);
+    expect(await work(original)).toMatchObject({ is_sold: true, stock: 0 });
+  });
+
+  it('applies a first delivery arriving ten times at once exactly once', async () => {
+    const print = await insertWork({
+      slug: 'dix-print',
+      title: 'Dix',
+      type: 'print',
+      priceCents: 35000,
+      stock: 4,
+    });
+    const result = await createCheckout(
+      { db: t.db, payments },
+      request([{ artworkId: print, quantity: 1 }]),
+      { siteUrl },
+    );
+    const session = await payments.stripe.checkout.sessions.retrieve(result.sessionId);
+    const body = JSON.stringify({
+      id: `evt_concurrent_${randomBytes(6).toString('hex')}`,
+      object: 'event',
+      type: 'checkout.session.completed',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      data: {
+        object: {
+          ...session,
+          status: 'complete',
+          payment_status: 'paid',
+          payment_intent: 'pi_concurrent',
+        },
+      },
+    });
+    const mailsBefore = mails.length;
+    const outcomes = await Promise.all(Array.from({ length: 10 }, () => deliver(body)));
+    expect(outcomes.filter((o) => o.kind === 'paid')).toHaveLength(1);
+    expect(outcomes.filter((o) => o.kind === 'duplicate')).toHaveLength(9);
+    expect(await work(print)).toMatchObject({ stock: 3 });
+    expect(mails.length).toBe(mailsBefore + 2);
+  });
+
+  it('refuses a bad or stale signature with 400', async () => {
+    const body = JSON.stringify({
+      id: 'evt_forged',
+      object: 'event',
+      type: 'checkout.session.completed',
+      data: { object: {} },
+    });
+    const err = await handleStripeWebhook(
+      { db: t.db, payments, mailer },
+      body,
+      't=1,v1=deadbeef',
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).status).toBe(400);
+    const stale = payments.stripe.webhooks.generateTestHeaderString({
+      payload: body,
+      secret: webhookSecret,
+      timestamp: Math.floor(Date.now() / 1000) - 3600,
+    });
+    expect(await code(handleStripeWebhook({ db: t.db, payments, mailer }, body, stale))).toBe(
+      'invalid_signature',
+    );
+    expect(await code(handleStripeWebhook({ db: t.db, payments, mailer }, body, null))).toBe(
+      'invalid_signature',
+    );
+    const none = await t.db
+      .selectFrom('webhook_events')
+      .select('id')
+      .where('id', '=', 'evt_forged')
+      .execute();
+    expect(none).toEqual([]);
+  });
+});
+
+describe('expiry', () => {
+  it('gives the works back when the session expires', async () => {
+    const print = await insertWork({
+      slug: 'expire-print',
+      title: 'Expire',
+      type: 'print',
+      priceCents: 35000,
+      stock: 2,
+    });
+    const result = await createCheckout(
+      { db: t.db, payments },
+      request([{ artworkId: print, quantity: 2 }]),
+      { siteUrl },
+    );
+    expect(await work(print)).toMatchObject({ stock: 0 });
+    await payments.stripe.checkout.sessions.expire(result.sessionId);
+    await until(
+      async () => (await orderOf(result.sessionId)).payment_status === 'expired',
+      'the expired order',
+    );
+    expect(await work(print)).toMatchObject({ stock: 2 });
+    expect(await activeHolds(print)).toEqual({ count: 0, quantity: 0 });
+  });
+
+  it('changes nothing once the order is paid', async () => {
+    const print = await insertWork({
+      slug: 'apres-print',
+      title: 'Après',
+      type: 'print',
+      priceCents: 35000,
+      stock: 2,
+    });
+    const result = await createCheckout(
+      { db: t.db, payments },
+      request([{ artworkId: print, quantity: 1 }]),
+      { siteUrl },
+    );
+    await emulator.pay(result.sessionId);
+    await until(
+      async () => (await orderOf(result.sessionId)).payment_status === 'paid',
+      'the paid order',
+    );
+    const session = await payments.stripe.checkout.sessions.retrieve(result.sessionId);
+    const expired = JSON.stringify({
+      id: `evt_late_expiry_${randomBytes(6).toString('hex')}`,
+      object: 'event',
+      type: 'checkout.session.expired',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      data: { object: { ...session, status: 'expired' } },
+    });
+    expect((await deliver(expired)).kind).toBe('ignored');
+    expect(await orderOf(result.sessionId)).toMatchObject({ payment_status: 'paid' });
+    expect(await work(print)).toMatchObject({ stock: 1 });
+  });
+
+  it('the sweeper releases holds past their expiry; a late payment for a work taken since is refunded', async () => {
+    const original = await insertWork({
+      slug: 'tard-original',
+      title: 'Tard',
+      type: 'original',
+      priceCents: 700000,
+      stock: 1,
+    });
+    const late = await createCheckout(
+      { db: t.db, payments },
+      request([{ artworkId: original, quantity: 1 }]),
+      { cartId: newCartId(), siteUrl },
+    );
+    expect(
+      await sweepExpiredHolds(t.db, new Date(Date.now() + 2 * 3600 * 1000)),
+    ).toBeGreaterThanOrEqual(1);
+    expect(await activeHolds(original)).toEqual({ count: 0, quantity: 0 });
+    expect(await orderOf(late.sessionId)).toMatchObject({ payment_status: 'expired' });
+    // Someone else takes the original, then the first buyer's (still open) session is paid.
+    const other = await createCheckout(
+      { db: t.db, payments },
+      request([{ artworkId: original, quantity: 1 }]),
+      { cartId: newCartId(), siteUrl },
+    );
+    await emulator.pay(late.sessionId);
+    await until(
+      async () => (await orderOf(late.sessionId)).payment_status === 'refunded',
+      'the refunded order',
+    );
+    expect(await work(original)).toMatchObject({ is_sold: false });
+    expect(await activeHolds(original)).toEqual({ count: 1, quantity: 1 });
+    expect(await orderOf(other.sessionId)).toMatchObject({ payment_status: 'unpaid' });
+  });
+});
