@@ -18,7 +18,10 @@ export const ERRORS = {
   // Cart rules (storefront §4–§5, §8).
   original_limit: { status: 409, message: 'Only one original artwork can be in the cart.' },
   original_in_cart: { status: 409, message: 'This original artwork is already in your cart.' },
-  original_quantity: { status: 409, message: 'Only one copy of an original artwork can be ordered.' },
+  original_quantity: {
+    status: 409,
+    message: 'Only one copy of an original artwork can be ordered.',
+  },
   out_of_stock: { status: 409, message: 'Not enough prints of this work are left.' },
   unavailable: { status: 409, message: 'This work is no longer available.' },
   promo_already_applied: { status: 400, message: 'A promo code is already applied.' },

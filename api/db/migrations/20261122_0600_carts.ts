@@ -15,7 +15,11 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(now))
     .execute();
-  await db.schema.createIndex('cart_items_cart_id_idx').on('cart_items').column('cart_id').execute();
+  await db.schema
+    .createIndex('cart_items_cart_id_idx')
+    .on('cart_items')
+    .column('cart_id')
+    .execute();
   await db.schema.createIndex('orders_cart_id_idx').on('orders').column('cart_id').execute();
   await db.schema.createIndex('holds_order_id_idx').on('holds').column('order_id').execute();
   await sql`CREATE SEQUENCE order_number_seq START 1001`.execute(db);
