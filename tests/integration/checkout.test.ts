@@ -14,8 +14,14 @@ import {
 import { createStripeEmulator, type StripeEmulator } from '../../api/emulator/index.ts';
 import { AppError } from '../../api/http/errors.ts';
 import type { Mailer, MailMessage } from '../../api/mail/index.ts';
-import { createEmulatedPayments, type Payments } from '../../api/payments/index.ts';
+import { provideDatabase } from '../../api/db/context.ts';
+import {
+  createEmulatedPayments,
+  providePayments,
+  type Payments,
+} from '../../api/payments/index.ts';
 import { handleStripeWebhook } from '../../api/payments/webhook.ts';
+import { POST as CHECKOUT } from '../../src/pages/api/checkout/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 let t: TestDatabase;
@@ -572,5 +578,79 @@ describe('expiry', () => {
     expect(await work(original)).toMatchObject({ is_sold: false });
     expect(await activeHolds(original)).toEqual({ count: 1, quantity: 1 });
     expect(await orderOf(other.sessionId)).toMatchObject({ payment_status: 'unpaid' });
+  });
+});
+
+describe('POST /api/checkout', () => {
+  const ORIGIN = 'http://localhost:4321';
+  const call = (body: unknown, origin = ORIGIN) =>
+    CHECKOUT({
+      request: new Request(`${ORIGIN}/api/checkout`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+      cookies: { get: () => undefined },
+      url: new URL(`${ORIGIN}/api/checkout`),
+      locals: {},
+    } as unknown as Parameters<typeof CHECKOUT>[0]);
+
+  beforeAll(() => {
+    provideDatabase(t);
+    providePayments(payments);
+  });
+
+  it('answers 201 with the payment page URL', async () => {
+    const print = await insertWork({
+      slug: 'http-print',
+      title: 'Http',
+      type: 'print',
+      priceCents: 35000,
+      stock: 3,
+    });
+    const response = await call(request([{ artworkId: print, quantity: 1 }]));
+    expect(response.status).toBe(201);
+    const body = (await response.json()) as { url: string; sessionId: string; orderNumber: string };
+    expect(body.url).toContain(`/emulator/checkout/${body.sessionId}`);
+    expect(body.orderNumber).toMatch(/^GS-\d{4}-\d{5}$/);
+  });
+
+  it('refuses a price, a total or any unknown field with 400 and creates nothing', async () => {
+    const print = await insertWork({
+      slug: 'prix-print',
+      title: 'Prix',
+      type: 'print',
+      priceCents: 35000,
+      stock: 3,
+    });
+    const orders = async () => (await t.db.selectFrom('orders').select('id').execute()).length;
+    const before = await orders();
+    for (const body of [
+      { ...request([{ artworkId: print, quantity: 1 }]), total: 100 },
+      { ...request([]), items: [{ artworkId: print, quantity: 1, price: 1 }] },
+      { ...request([{ artworkId: print, quantity: 1 }]), subtotal: 1, shippingCost: 0 },
+    ]) {
+      const response = await call(body);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+        'invalid_input',
+      );
+    }
+    expect(await orders()).toBe(before);
+    expect(await work(print)).toMatchObject({ stock: 3 });
+  });
+
+  it('answers field errors for missing details, and 403 for a foreign origin', async () => {
+    const response = await call({ ...request([]), customer: { name: '', email: '' } });
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { fields: Record<string, string> } };
+    expect(error.fields).toMatchObject({
+      items: 'checkout.error.cartEmpty',
+      'customer.name': 'checkout.error.name',
+      'customer.email': 'checkout.error.email',
+    });
+    expect(
+      (await call(request([{ artworkId: 1, quantity: 1 }]), 'https://evil.example')).status,
+    ).toBe(403);
   });
 });
