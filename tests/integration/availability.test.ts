@@ -80,17 +80,17 @@ describe('cart count', () => {
     await t.db
       .insertInto('cart_items')
       .values([
-        { cart_id: 'cart-1', artwork_id: print, quantity: 2 },
-        { cart_id: 'cart-1', artwork_id: original, quantity: 1 },
+        { cart_id: 'cart1cart1cart1cart1ca', artwork_id: print, quantity: 2 },
+        { cart_id: 'cart1cart1cart1cart1ca', artwork_id: original, quantity: 1 },
         { cart_id: 'cart-2', artwork_id: print, quantity: 1 },
       ])
       .execute();
-    expect(await countCart(t.db, 'cart-1')).toBe(3);
+    expect(await countCart(t.db, 'cart1cart1cart1cart1ca')).toBe(3);
     await t.db
       .updateTable('artworks')
       .set({ is_available: false })
       .where('id', '=', original)
       .execute();
-    expect(await countCart(t.db, 'cart-1')).toBe(2);
+    expect(await countCart(t.db, 'cart1cart1cart1cart1ca')).toBe(2);
   });
 });

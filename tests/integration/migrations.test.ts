@@ -9,6 +9,7 @@ const TABLES = [
   'admin_invitations',
   'artworks',
   'cart_items',
+  'carts',
   'contact_messages',
   'holds',
   'login_throttle',
