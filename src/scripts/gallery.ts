@@ -1,6 +1,6 @@
 // Gallery behaviour in plain TypeScript: keyboard-operable tabs, the detail overlay (a modal
 // dialog with its own URL, ?work=<slug>), live availability, and the add-to-cart buttons.
-import { addToCart } from '../stores/cart.ts';
+import { addToCart, AddToCartError, apiErrorText } from '../stores/cart.ts';
 import { afterLoad } from './after-load.ts';
 import { lockScroll, trapFocus, unlockScroll } from './layers.ts';
 
@@ -109,6 +109,14 @@ function setUpGallery(gallery: HTMLElement): void {
     button.addEventListener('click', () => void add(button));
   }
 
+  const errorMessages = (): Record<string, string> => {
+    try {
+      return JSON.parse(text('tErrors')) as Record<string, string>;
+    } catch {
+      return {};
+    }
+  };
+
   async function add(button: HTMLButtonElement): Promise<void> {
     const id = Number(button.dataset['artworkId']);
     const message = button.parentElement?.querySelector<HTMLElement>('[data-add-message]');
@@ -120,8 +128,14 @@ function setUpGallery(gallery: HTMLElement): void {
       await addToCart(id);
       if (message) message.textContent = text('tAdded');
     } catch (error) {
+      // The refusal's code in the page's language (data-t-errors), else the spec's add failure.
       if (message)
-        message.textContent = (error instanceof Error && error.message) || text('tAddError');
+        message.textContent = apiErrorText(
+          errorMessages(),
+          error instanceof AddToCartError ? error.error : null,
+          document.documentElement.lang,
+          text('tAddError'),
+        );
     } finally {
       button.removeAttribute('aria-busy');
       button.disabled = false;

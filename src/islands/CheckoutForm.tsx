@@ -1,0 +1,608 @@
+// The checkout page's island (storefront §2 Checkout, §4, §5, §8): the buyer's details, the
+// pre-payment checks (nothing is sent while one fails), then POST /api/checkout with only ids,
+// quantities, details and the promo code — the server prices everything — and off to the hosted
+// payment page. The order summary is the server's cart. The fields are uncontrolled (read with
+// FormData on submit), so what a buyer types before the island has hydrated is kept.
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { formatPrice, type MessageKey } from '../i18n/index.ts';
+import { checkoutFieldErrors, checkoutSchema, type Country } from '../schemas/checkout.ts';
+import { apiErrorText, callApi, type ApiError } from './api.ts';
+import { setCartCount } from './cart-bridge.ts';
+import { LineImage } from './LineImage.tsx';
+import { PromoBox } from './PromoBox.tsx';
+import { Totals } from './Totals.tsx';
+import { translator } from './translate.ts';
+import type { CartAnswer, CartData, Locale, Messages } from './types.ts';
+
+interface Props {
+  locale: Locale;
+  cart: CartData;
+  messages: Messages;
+  links: { cart: string };
+  /** From the server's payment configuration (no secrets): the LIVE/TEST badge and readiness. */
+  payment: { mode: 'live' | 'test'; ready: boolean; problems: string[] };
+  /** The code the site advertises (settings' banner code), for the promo hint. */
+  promoHint: { code: string; percent: number } | null;
+  countries: ReadonlyArray<{ code: Country; name: string }>;
+}
+
+type FieldName =
+  | 'name'
+  | 'email'
+  | 'phone'
+  | 'street'
+  | 'city'
+  | 'postalCode'
+  | 'country'
+  | 'additionalInfo'
+  | 'billingStreet'
+  | 'billingCity'
+  | 'billingPostalCode'
+  | 'billingCountry'
+  | 'billingAdditionalInfo';
+
+/** Each field's path in the checkout schema, in the spec's order of the pre-payment list (§5). */
+const PATHS: Record<FieldName, string> = {
+  email: 'customer.email',
+  name: 'customer.name',
+  phone: 'customer.phone',
+  street: 'shippingAddress.street',
+  city: 'shippingAddress.city',
+  postalCode: 'shippingAddress.postalCode',
+  country: 'shippingAddress.country',
+  additionalInfo: 'shippingAddress.additionalInfo',
+  billingStreet: 'billingAddress.street',
+  billingCity: 'billingAddress.city',
+  billingPostalCode: 'billingAddress.postalCode',
+  billingCountry: 'billingAddress.country',
+  billingAdditionalInfo: 'billingAddress.additionalInfo',
+};
+const FIELD_ORDER = Object.values(PATHS);
+const fieldId = (path: string) => `checkout-${path.replace(/\./g, '-')}`;
+
+interface Problem {
+  text: string;
+  /** The field to go to, when the problem belongs to one. */
+  path?: string | undefined;
+}
+
+const CONTROL =
+  'mt-1 block min-h-11 w-full rounded border border-black/25 bg-white px-3 py-2 aria-[invalid=true]:border-red-700';
+
+interface FieldProps {
+  path: string;
+  label: string;
+  required?: boolean;
+  error: string | undefined;
+  hint?: string | undefined;
+  /** The control itself, given the id and ARIA attributes to carry. */
+  children: (attributes: {
+    id: string;
+    'aria-invalid': true | undefined;
+    'aria-describedby': string | undefined;
+    'aria-required': true | undefined;
+    required: boolean;
+    className: string;
+  }) => ReactNode;
+}
+
+function Field({ path, label, required = false, error, hint, children }: FieldProps) {
+  const id = fieldId(path);
+  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean);
+  return (
+    <div>
+      <label htmlFor={id} className="font-medium">
+        {label}
+        {required && (
+          <span aria-hidden="true" className="text-red-700">
+            {' '}
+            *
+          </span>
+        )}
+      </label>
+      {children({
+        id,
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': describedBy.length ? describedBy.join(' ') : undefined,
+        'aria-required': required || undefined,
+        required,
+        className: CONTROL,
+      })}
+      {hint && (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-black/70">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** storefront §9: France is the default country. */
+const DEFAULT_COUNTRY: Country = 'FR';
+
+export default function CheckoutForm(props: Props) {
+  const { locale, messages, links, payment, promoHint, countries } = props;
+  const t = translator(messages);
+  const [cart, setCart] = useState(props.cart);
+  const [billingSame, setBillingSame] = useState(true);
+  // Until hydrated, the pay button waits: a click would only submit the bare HTML form.
+  const [hydrated, setHydrated] = useState(false);
+  const billingBox = useRef<HTMLInputElement>(null);
+  /** Schema path → translated error shown next to the field. */
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [problems, setProblems] = useState<Problem[]>([]);
+  const [submitError, setSubmitError] = useState('');
+  const [processing, setProcessing] = useState(false);
+  const [promoBusy, setPromoBusy] = useState(false);
+  const problemBox = useRef<HTMLDivElement>(null);
+  const money = (cents: number) => formatPrice(locale, cents);
+
+  // Coming back from the payment page with the browser's Back button restores this page as it
+  // was left: processing. It is not any more.
+  useEffect(() => {
+    setHydrated(true);
+    // The server's count wins over the one remembered in the browser.
+    setCartCount(props.cart.count);
+    // The box may have been clicked before hydration.
+    if (billingBox.current) setBillingSame(billingBox.current.checked);
+    const onShow = (event: PageTransitionEvent) => {
+      if (event.persisted) setProcessing(false);
+    };
+    window.addEventListener('pageshow', onShow);
+    return () => window.removeEventListener('pageshow', onShow);
+  }, []);
+
+  useEffect(() => {
+    if (problems.length > 0) problemBox.current?.focus();
+  }, [problems]);
+
+  /** A schema message key (or one sent by the server) as text; `items.<i>.…` gives `{n}`. */
+  const keyText = (key: string, path = '') => {
+    const item = /^items\.(\d+)/.exec(path);
+    const n = item ? Number(item[1]) + 1 : '';
+    return key in messages ? t(key as MessageKey, { n }) : t('checkout.error.invalid');
+  };
+
+  /** storefront §5: editing any field clears the list, and that field's own error. */
+  const edited = (name: FieldName) => () => {
+    setProblems([]);
+    setFieldErrors((before) => {
+      if (!(PATHS[name] in before)) return before;
+      const { [PATHS[name]]: _gone, ...rest } = before;
+      return rest;
+    });
+  };
+
+  /** The request body from the form's fields: only what POST /api/checkout accepts. */
+  function payload(form: HTMLFormElement) {
+    const data = new FormData(form);
+    const value = (name: FieldName) => {
+      const entry = data.get(PATHS[name]);
+      return typeof entry === 'string' ? entry : '';
+    };
+    const optional = (name: FieldName, key: string) =>
+      value(name).trim() ? { [key]: value(name) } : {};
+    const address = (billing: boolean) => ({
+      street: value(billing ? 'billingStreet' : 'street'),
+      city: value(billing ? 'billingCity' : 'city'),
+      postalCode: value(billing ? 'billingPostalCode' : 'postalCode'),
+      country: value(billing ? 'billingCountry' : 'country'),
+      ...optional(billing ? 'billingAdditionalInfo' : 'additionalInfo', 'additionalInfo'),
+    });
+    return {
+      locale,
+      items: cart.lines.map((line) => ({ artworkId: line.artworkId, quantity: line.quantity })),
+      customer: { name: value('name'), email: value('email'), ...optional('phone', 'phone') },
+      shippingAddress: address(false),
+      billingSameAsShipping: billingSame,
+      ...(billingSame ? {} : { billingAddress: address(true) }),
+      ...(cart.promo ? { promoCode: cart.promo.code } : {}),
+    };
+  }
+
+  /** storefront §5 pre-payment check, in the spec's order; the schema's errors by field. */
+  function prePaymentProblems(fields: Record<string, string>): Problem[] {
+    const list: Problem[] = [];
+    if (cart.lines.length === 0 || fields['items'])
+      list.push({ text: t('checkout.error.cartEmpty') });
+    cart.lines.forEach((line, index) => {
+      const n = index + 1;
+      if (!Number.isInteger(line.artworkId) || line.artworkId <= 0)
+        list.push({ text: t('checkout.error.itemId', { n }) });
+      if (!line.title[locale].trim()) list.push({ text: t('checkout.error.itemTitle', { n }) });
+      if (!(line.unitPriceCents > 0)) list.push({ text: t('checkout.error.itemPrice', { n }) });
+      if (!(line.quantity > 0)) list.push({ text: t('checkout.error.itemQuantity', { n }) });
+    });
+    for (const path of FIELD_ORDER) {
+      const key = fields[path];
+      if (key) list.push({ text: keyText(key, path), path });
+    }
+    if (!(cart.totals.subtotalCents > 0)) list.push({ text: t('checkout.error.subtotal') });
+    if (!(cart.totals.totalCents > 0)) list.push({ text: t('checkout.error.total') });
+    for (const [path, key] of Object.entries(fields)) {
+      if (path === 'items' || FIELD_ORDER.includes(path)) continue;
+      list.push({ text: keyText(key, path) });
+    }
+    return list.filter((p, i) => list.findIndex((q) => q.text === p.text) === i);
+  }
+
+  const showFieldErrors = (fields: Record<string, string>) =>
+    setFieldErrors(
+      Object.fromEntries(
+        Object.entries(fields)
+          .filter(([path]) => FIELD_ORDER.includes(path))
+          .map(([path, key]) => [path, keyText(key, path)]),
+      ),
+    );
+
+  async function reloadCart() {
+    const fresh = await callApi<CartAnswer>('GET', '/api/cart');
+    if (!fresh.ok) return;
+    setCart(fresh.data.cart);
+    setCartCount(fresh.data.cart.count);
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!payment.ready || processing) return;
+    setSubmitError('');
+    const body = payload(event.currentTarget);
+    const parsed = checkoutSchema.safeParse(body);
+    const fields = parsed.success ? {} : checkoutFieldErrors(parsed.error);
+    const list = prePaymentProblems(fields);
+    showFieldErrors(fields);
+    setProblems(list);
+    if (list.length > 0 || !parsed.success) return;
+
+    setProcessing(true);
+    const result = await callApi<{ url?: unknown }>('POST', '/api/checkout', parsed.data);
+    if (result.ok && typeof result.data.url === 'string') {
+      window.location.assign(result.data.url);
+      return;
+    }
+    setProcessing(false);
+    const error: ApiError | null = result.ok ? { code: 'payment_failed' } : result.error;
+    if (error?.code === 'invalid_input' && error.fields) {
+      showFieldErrors(error.fields);
+      setProblems(prePaymentProblems(error.fields));
+      return;
+    }
+    setSubmitError(
+      apiErrorText(
+        messages,
+        error,
+        locale,
+        error ? t('errors.internal') : t('checkout.error.network'),
+      ),
+    );
+    // A work sold, held or out of stock meanwhile: the summary shows the cart as it is now.
+    if (error && error.code !== 'payment_failed' && error.code !== 'payment_not_configured')
+      await reloadCart();
+  }
+
+  async function promoChange(method: 'POST' | 'DELETE', body?: { code: string }) {
+    setPromoBusy(true);
+    const result = await callApi<CartAnswer>(method, '/api/cart/promo', body);
+    setPromoBusy(false);
+    if (result.ok) {
+      setCart(result.data.cart);
+      setCartCount(result.data.cart.count);
+      setProblems([]);
+      return null;
+    }
+    return apiErrorText(messages, result.error, locale, t('cart.error.update'));
+  }
+
+  const text = (
+    name: FieldName,
+    label: MessageKey,
+    extra: {
+      required?: boolean;
+      type?: string;
+      autoComplete: string;
+      maxLength: number;
+      hint?: string;
+      inputMode?: 'email' | 'tel' | 'text';
+    },
+  ) => (
+    <Field
+      path={PATHS[name]}
+      label={t(label)}
+      required={extra.required ?? false}
+      error={fieldErrors[PATHS[name]]}
+      hint={extra.hint}
+    >
+      {(attributes) => (
+        <input
+          {...attributes}
+          name={PATHS[name]}
+          type={extra.type ?? 'text'}
+          onChange={edited(name)}
+          autoComplete={extra.autoComplete}
+          maxLength={extra.maxLength}
+          inputMode={extra.inputMode}
+          spellCheck={extra.type === 'email' ? false : undefined}
+        />
+      )}
+    </Field>
+  );
+
+  const countrySelect = (name: 'country' | 'billingCountry', autoComplete: string) => (
+    <Field
+      path={PATHS[name]}
+      label={t('checkout.country')}
+      required
+      error={fieldErrors[PATHS[name]]}
+    >
+      {(attributes) => (
+        <select
+          {...attributes}
+          name={PATHS[name]}
+          defaultValue={DEFAULT_COUNTRY}
+          onChange={edited(name)}
+          autoComplete={autoComplete}
+        >
+          {countries.map((country) => (
+            <option key={country.code} value={country.code}>
+              {country.name}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+
+  const addressFields = (billing: boolean) => {
+    const section = billing ? 'billing' : 'shipping';
+    return (
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="sm:col-span-2">
+          {text(billing ? 'billingStreet' : 'street', 'checkout.street', {
+            required: true,
+            autoComplete: `${section} address-line1`,
+            maxLength: 200,
+          })}
+        </div>
+        {text(billing ? 'billingPostalCode' : 'postalCode', 'checkout.postalCode', {
+          required: true,
+          autoComplete: `${section} postal-code`,
+          maxLength: 16,
+        })}
+        {text(billing ? 'billingCity' : 'city', 'checkout.city', {
+          required: true,
+          autoComplete: `${section} address-level2`,
+          maxLength: 200,
+        })}
+        <div className="sm:col-span-2">
+          {countrySelect(billing ? 'billingCountry' : 'country', `${section} country`)}
+        </div>
+        <div className="sm:col-span-2">
+          {text(billing ? 'billingAdditionalInfo' : 'additionalInfo', 'checkout.additionalInfo', {
+            autoComplete: `${section} address-line2`,
+            maxLength: 500,
+            hint: t('checkout.additionalInfoHint'),
+          })}
+        </div>
+      </div>
+    );
+  };
+
+  const legend = 'font-serif text-2xl';
+  const payLabel = !payment.ready
+    ? t('checkout.configIncomplete')
+    : processing
+      ? t('checkout.processing')
+      : t('checkout.pay', { amount: money(cart.totals.totalCents) });
+
+  return (
+    <form noValidate onSubmit={(event) => void submit(event)} aria-busy={processing || undefined}>
+      <p>
+        <a href={links.cart} className="inline-flex min-h-11 items-center gap-1 underline">
+          <span aria-hidden="true">←</span> {t('checkout.backToCart')}
+        </a>
+      </p>
+
+      {cart.removed.length > 0 && (
+        <p role="status" className="mt-4 rounded border border-accent/40 bg-accent/5 p-4 text-sm">
+          {t('cart.removedSold', {
+            titles: cart.removed.map((title) => title[locale]).join(', '),
+          })}
+        </p>
+      )}
+
+      <div
+        ref={problemBox}
+        tabIndex={-1}
+        role="alert"
+        aria-labelledby={problems.length ? 'checkout-problems-title' : undefined}
+        className="mt-4 rounded border border-red-700 bg-red-50 p-4 text-red-900 empty:hidden"
+      >
+        {problems.length > 0 && (
+          <>
+            <h2 id="checkout-problems-title" className="font-semibold">
+              {t('checkout.errorsTitle')}
+            </h2>
+            <ul className="mt-2 list-disc space-y-1 pl-5 text-sm">
+              {problems.map((problem) => (
+                <li key={problem.text}>
+                  {problem.path ? (
+                    <a
+                      href={`#${fieldId(problem.path)}`}
+                      className="underline"
+                      onClick={(event) => {
+                        event.preventDefault();
+                        document.getElementById(fieldId(problem.path ?? ''))?.focus();
+                      }}
+                    >
+                      {problem.text}
+                    </a>
+                  ) : (
+                    problem.text
+                  )}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </div>
+
+      <div className="mt-6 grid gap-10 lg:grid-cols-[1fr_24rem]">
+        <div className="space-y-10">
+          <p className="text-sm text-black/70">{t('checkout.required')}</p>
+
+          <fieldset className="space-y-4">
+            <legend className={legend}>{t('checkout.personal')}</legend>
+            {text('name', 'checkout.name', {
+              required: true,
+              autoComplete: 'name',
+              maxLength: 200,
+            })}
+            <div className="grid gap-4 sm:grid-cols-2">
+              {text('email', 'checkout.email', {
+                required: true,
+                type: 'email',
+                inputMode: 'email',
+                autoComplete: 'email',
+                maxLength: 254,
+              })}
+              {text('phone', 'checkout.phone', {
+                type: 'tel',
+                inputMode: 'tel',
+                autoComplete: 'tel',
+                maxLength: 40,
+              })}
+            </div>
+          </fieldset>
+
+          <fieldset className="space-y-4">
+            <legend className={legend}>{t('checkout.shipping')}</legend>
+            {addressFields(false)}
+          </fieldset>
+
+          <div>
+            <label className="flex min-h-11 items-center gap-3">
+              <input
+                type="checkbox"
+                ref={billingBox}
+                defaultChecked
+                onChange={(event) => {
+                  setBillingSame(event.target.checked);
+                  setProblems([]);
+                }}
+                className="h-5 w-5"
+              />
+              {t('checkout.billingSame')}
+            </label>
+            {!billingSame && (
+              <fieldset className="mt-6 space-y-4">
+                <legend className={legend}>{t('checkout.billing')}</legend>
+                {addressFields(true)}
+              </fieldset>
+            )}
+          </div>
+
+          <section
+            aria-labelledby="checkout-secure-title"
+            className="rounded-lg border border-black/10 bg-white/60 p-5"
+          >
+            <h2 id="checkout-secure-title" className="flex items-center gap-3 font-serif text-2xl">
+              {t('checkout.secure.title')}
+              <span
+                className={`rounded px-2 py-0.5 font-sans text-xs font-bold tracking-wider ${
+                  payment.mode === 'live'
+                    ? 'bg-green-800 text-white'
+                    : 'bg-amber-200 text-amber-950'
+                }`}
+              >
+                {t(payment.mode === 'live' ? 'checkout.mode.live' : 'checkout.mode.test')}
+              </span>
+            </h2>
+            <p className="mt-2 text-sm text-black/75">{t('checkout.secure.text')}</p>
+            <p className="mt-1 text-sm text-black/75">
+              {t(payment.mode === 'live' ? 'checkout.mode.liveText' : 'checkout.mode.testText')}
+            </p>
+          </section>
+        </div>
+
+        <section
+          aria-labelledby="checkout-summary-title"
+          className="h-fit space-y-6 rounded-lg border border-black/10 bg-white p-6"
+        >
+          <h2 id="checkout-summary-title" className="font-serif text-2xl">
+            {t('checkout.summary')}
+          </h2>
+          <ul className="space-y-4">
+            {cart.lines.map((line) => (
+              <li key={line.id} className="flex gap-3">
+                <LineImage image={line.image} className="h-20 w-16 rounded" />
+                <div className="min-w-0 flex-1 text-sm">
+                  <p className="font-medium">{line.title[locale]}</p>
+                  <p className="text-black/70">
+                    {t(line.type === 'original' ? 'artwork.type.original' : 'artwork.type.print')}
+                  </p>
+                  <p className="text-black/70">
+                    {t('checkout.lineQuantity', { count: line.quantity })}
+                  </p>
+                </div>
+                <p className="text-sm font-medium">{money(line.lineTotalCents)}</p>
+              </li>
+            ))}
+          </ul>
+          <PromoBox
+            t={t}
+            promo={cart.promo}
+            busy={promoBusy || processing}
+            hint={
+              promoHint
+                ? t('promo.hint', { percent: promoHint.percent, code: promoHint.code })
+                : undefined
+            }
+            onApply={(code) => promoChange('POST', { code })}
+            onRemove={() => promoChange('DELETE')}
+          />
+          <Totals cart={cart} locale={locale} t={t} />
+
+          {!payment.ready && (
+            <div
+              id="checkout-config-problem"
+              className="rounded border border-amber-700 bg-amber-50 p-4 text-sm text-amber-950"
+            >
+              <h3 className="font-semibold">{t('checkout.configProblem.title')}</h3>
+              <p className="mt-1">{t('checkout.configProblem.text')}</p>
+              {payment.problems.length > 0 && (
+                <details className="mt-2">
+                  <summary className="cursor-pointer">
+                    {t('checkout.configProblem.details')}
+                  </summary>
+                  <ul lang="en" className="mt-1 list-disc pl-5">
+                    {payment.problems.map((problem) => (
+                      <li key={problem}>{problem}</li>
+                    ))}
+                  </ul>
+                </details>
+              )}
+            </div>
+          )}
+
+          <p role="alert" className="rounded bg-red-50 p-3 text-sm text-red-800 empty:hidden">
+            {submitError}
+          </p>
+          <button
+            type="submit"
+            disabled={!payment.ready || !hydrated}
+            aria-disabled={processing || undefined}
+            aria-describedby={payment.ready ? undefined : 'checkout-config-problem'}
+            className="min-h-12 w-full rounded bg-ink px-6 font-medium text-white disabled:cursor-not-allowed disabled:opacity-60 aria-disabled:cursor-wait aria-disabled:opacity-70"
+          >
+            {payLabel}
+          </button>
+        </section>
+      </div>
+    </form>
+  );
+}

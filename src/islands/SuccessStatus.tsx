@@ -1,0 +1,275 @@
+// The payment success page's island (storefront §2 Payment success, §4, §8, §9). Fulfilment is the
+// webhook's job: this only empties the badge at once, then asks the server every second (up to
+// ~30 s) whether the order behind the session is paid, and shows it.
+import { useEffect, useRef, useState } from 'react';
+import { formatPrice } from '../i18n/index.ts';
+import { apiErrorText, callApi } from './api.ts';
+import { pinCartCount, refreshCartCount } from './cart-bridge.ts';
+import { translator } from './translate.ts';
+import type { Locale, Messages } from './types.ts';
+
+interface Order {
+  number: string;
+  email: string;
+  totalCents: number;
+  currency: string;
+  paymentStatus: string;
+  paymentIntentId: string | null;
+  sessionId: string | null;
+}
+
+interface StatusAnswer {
+  state: 'verifying' | 'confirmed' | 'failed';
+  order: Order;
+}
+
+type View =
+  | { kind: 'missing' }
+  | { kind: 'verifying' }
+  | { kind: 'slow' }
+  | { kind: 'confirmed'; order: Order }
+  | { kind: 'error'; message: string };
+
+interface Props {
+  locale: Locale;
+  /** The `session_id` query parameter the payment page sends the buyer back with. */
+  sessionId: string | null;
+  messages: Messages;
+  links: { gallery: string; contact: string };
+}
+
+const POLL_MS = 1000;
+const GIVE_UP_MS = 30_000;
+/** storefront §9: the post-payment reload waits 2 s. */
+const RELOAD_DELAY_MS = 2000;
+
+export default function SuccessStatus({ locale, sessionId, messages, links }: Props) {
+  const t = translator(messages);
+  const [view, setView] = useState<View>(sessionId ? { kind: 'verifying' } : { kind: 'missing' });
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    if (!sessionId) return;
+    // The cart is paid for: the badge says so now; the webhook empties the server's cart.
+    pinCartCount(0);
+    const started = Date.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    const settle = (next: View, delay: number) => {
+      setView(next);
+      timer = setTimeout(() => {
+        pinCartCount(null);
+        void refreshCartCount();
+      }, delay);
+    };
+    const poll = async () => {
+      const result = await callApi<StatusAnswer>(
+        'GET',
+        `/api/orders/status?session_id=${encodeURIComponent(sessionId)}`,
+      );
+      if (stopped) return;
+      if (result.ok && result.data.state === 'confirmed') {
+        settle({ kind: 'confirmed', order: result.data.order }, RELOAD_DELAY_MS);
+        return;
+      }
+      if (result.ok && result.data.state === 'failed') {
+        settle({ kind: 'error', message: t('success.failed') }, 0);
+        return;
+      }
+      if (!result.ok && result.error && result.error.code !== 'rate_limited') {
+        const message =
+          result.error.code === 'not_found'
+            ? t('success.notFound')
+            : apiErrorText(messages, result.error, locale, t('success.error'));
+        settle({ kind: 'error', message }, 0);
+        return;
+      }
+      // Still verifying, or the server could not be reached: ask again, for a while.
+      if (Date.now() - started >= GIVE_UP_MS) {
+        settle({ kind: 'slow' }, 0);
+        return;
+      }
+      timer = setTimeout(() => void poll(), POLL_MS);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+    // Runs once per session id (the texts are fixed for the page).
+  }, [sessionId]);
+
+  // The heading changes with the state: focus follows it so screen readers read the outcome.
+  useEffect(() => {
+    if (view.kind !== 'verifying' && view.kind !== 'missing') heading.current?.focus();
+  }, [view.kind]);
+
+  const titleKey =
+    view.kind === 'missing'
+      ? 'success.missingSession'
+      : view.kind === 'verifying'
+        ? 'success.verifying'
+        : view.kind === 'slow'
+          ? 'success.slowTitle'
+          : view.kind === 'confirmed'
+            ? 'success.heading'
+            : 'success.error';
+
+  const button = 'inline-flex min-h-11 items-center justify-center rounded px-6';
+  const support = (
+    <p className="mt-6 flex flex-wrap gap-3">
+      <a href={links.contact} className={`${button} bg-ink text-white`}>
+        {t('success.contactSupport')}
+      </a>
+      <a href={links.gallery} className={`${button} underline`}>
+        {t('success.backToGallery')}
+      </a>
+    </p>
+  );
+
+  return (
+    <div className="max-w-3xl">
+      <h1 ref={heading} tabIndex={-1} className="font-serif text-4xl focus:outline-none">
+        {t(titleKey)}
+      </h1>
+      <div role="status" aria-live="polite">
+        {view.kind === 'verifying' && (
+          <p className="mt-6 flex items-center gap-3 text-black/75">
+            <span
+              aria-hidden="true"
+              className="h-5 w-5 animate-spin rounded-full border-2 border-black/20 border-t-ink"
+            />
+            {t('success.verifying')}
+          </p>
+        )}
+      </div>
+      {view.kind === 'missing' && (
+        <>
+          <p className="mt-4 text-black/75">{t('success.missingSessionText')}</p>
+          {support}
+        </>
+      )}
+      {view.kind === 'slow' && (
+        <>
+          <p className="mt-4 text-black/75">{t('success.slowText')}</p>
+          {support}
+        </>
+      )}
+      {view.kind === 'error' && (
+        <>
+          <p className="mt-4 rounded border border-red-700 bg-red-50 p-4 text-red-900">
+            {view.message}
+          </p>
+          {support}
+        </>
+      )}
+      {view.kind === 'confirmed' && (
+        <Confirmed order={view.order} locale={locale} t={t} links={links} />
+      )}
+    </div>
+  );
+}
+
+function Confirmed({
+  order,
+  locale,
+  t,
+  links,
+}: {
+  order: Order;
+  locale: Locale;
+  t: ReturnType<typeof translator>;
+  links: Props['links'];
+}) {
+  const paid = order.paymentStatus === 'paid';
+  const session = order.sessionId ?? '';
+  // One variant of the spec shows the session id cut to 20 characters.
+  const shortSession = session.length > 20 ? `${session.slice(0, 20)}…` : session;
+  const row = 'grid gap-1 py-2 sm:grid-cols-[12rem_1fr]';
+  return (
+    <>
+      <p className="mt-3 text-lg">{t('success.thanks')}</p>
+
+      <section
+        aria-labelledby="success-details-title"
+        className="mt-8 rounded-lg border border-black/10 bg-white p-6"
+      >
+        <h2 id="success-details-title" className="font-serif text-2xl">
+          {t('success.details')}
+        </h2>
+        <dl className="mt-4 divide-y divide-black/10 text-sm">
+          <div className={row}>
+            <dt className="font-medium">{t('success.status')}</dt>
+            <dd className={paid ? 'font-semibold text-green-800' : 'font-semibold text-amber-800'}>
+              {paid ? t('success.paid') : order.paymentStatus}
+            </dd>
+          </div>
+          <div className={row}>
+            <dt className="font-medium">{t('success.orderNumber')}</dt>
+            <dd>{order.number}</dd>
+          </div>
+          <div className={row}>
+            <dt className="font-medium">{t('success.email')}</dt>
+            <dd className="break-all">{order.email}</dd>
+          </div>
+          <div className={row}>
+            <dt className="font-medium">{t('success.total')}</dt>
+            <dd>{formatPrice(locale, order.totalCents, order.currency)}</dd>
+          </div>
+          <div className={row}>
+            <dt className="font-medium">{t('success.currency')}</dt>
+            <dd>{order.currency.toUpperCase()}</dd>
+          </div>
+          {order.paymentIntentId && (
+            <div className={row}>
+              <dt className="font-medium">{t('success.paymentIntent')}</dt>
+              <dd className="font-mono break-all">{order.paymentIntentId}</dd>
+            </div>
+          )}
+          <div className={row}>
+            <dt className="font-medium">{t('success.sessionId')}</dt>
+            <dd className="font-mono" title={session}>
+              {shortSession}
+            </dd>
+          </div>
+        </dl>
+      </section>
+
+      <section aria-labelledby="success-next-title" className="mt-8">
+        <h2 id="success-next-title" className="font-serif text-2xl">
+          {t('success.nextSteps')}
+        </h2>
+        <ol className="mt-3 list-decimal space-y-2 pl-5">
+          <li>{t('success.step.email', { email: order.email })}</li>
+          <li>{t('success.step.preparation')}</li>
+        </ol>
+      </section>
+
+      <section aria-labelledby="success-delivery-title" className="mt-8">
+        <h2 id="success-delivery-title" className="font-serif text-2xl">
+          {t('success.delivery')}
+        </h2>
+        <ul className="mt-3 list-disc space-y-2 pl-5">
+          <li>{t('success.delivery.shipment')}</li>
+          <li>{t('success.delivery.time')}</li>
+          <li>{t('success.delivery.guarantee')}</li>
+        </ul>
+      </section>
+
+      <p className="mt-10 flex flex-wrap gap-3">
+        <a
+          href={links.gallery}
+          className="inline-flex min-h-11 items-center justify-center rounded bg-ink px-6 text-white"
+        >
+          {t('success.backToGallery')}
+        </a>
+        <a
+          href={links.contact}
+          className="inline-flex min-h-11 items-center justify-center rounded px-6 underline"
+        >
+          {t('success.contact')}
+        </a>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,389 @@
+// Commerce end to end (storefront §2 Cart, Checkout, Payment success / cancelled, §5, §8): the
+// gallery's add-to-cart, the cart page, the checkout's pre-payment checks, the payment emulator's
+// hosted page, the success and cancel pages, and axe on each. Every test has its own browser
+// context (its own cart cookie) and its own works of the seeded catalogue (api/catalog/seed.ts),
+// none of which the other specs use:
+//   terre-d-origine (print, stock 3) · palimpseste (original) · aube-d-ambre (print, stock 15) ·
+//   vent-d-alentejo (print, stock 14) · le-grand-large (original) · rouille-et-azur (original,
+//   only refused).
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+
+const PAYING_CARD = '4242 4242 4242 4242';
+const DECLINED_CARD = '4000 0000 0000 0002';
+
+async function expectNoAxeViolations(page: Page) {
+  // The promo banner shows once these long forms have scrolled: it is checked too.
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
+}
+
+/** Keeps the cookie banner out of the way; collects console errors (hydration mismatches…). */
+async function preparePage(page: Page): Promise<string[]> {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    // Refusals the tests cause on purpose are logged by Chromium as failed loads: the API's 4xx
+    // (a second promo code, an unknown session) and the emulator's 402 for a declined card.
+    const { url } = message.location();
+    if (message.text().startsWith('Failed to load resource') && /\/(api|emulator)\//.test(url))
+      return;
+    errors.push(message.text());
+  });
+  await page.addInitScript(() =>
+    localStorage.setItem(
+      'cookie-consent',
+      JSON.stringify({ accepted: false, timestamp: 'x', version: '1.0' }),
+    ),
+  );
+  return errors;
+}
+
+/** CONVENTIONS 10: wait for the islands to hydrate (Astro drops `ssr` from each), never for time. */
+async function hydrated(page: Page) {
+  await expect(page.locator('astro-island')).not.toHaveCount(0);
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+}
+
+/** Opens a work's overlay in the gallery and adds its original or print to the cart. */
+async function addFromGallery(
+  page: Page,
+  work: string,
+  type: 'original' | 'print',
+  locale: 'fr' | 'en' = 'fr',
+) {
+  await page.goto(`${locale === 'en' ? '/en' : ''}/gallery?work=${work}`);
+  const block = page.getByRole('dialog').locator(`[data-variant-block][data-type="${type}"]`);
+  await block
+    .getByRole('button', { name: locale === 'en' ? 'Add to cart' : 'Ajouter au panier' })
+    .click();
+  await expect(
+    block.getByText(locale === 'en' ? 'Added to the cart' : 'Ajouté au panier'),
+  ).toBeVisible();
+}
+
+/** Fills the checkout form with a buyer in Lisbon. */
+async function fillCheckout(page: Page, locale: 'fr' | 'en' = 'fr') {
+  const fr = locale === 'fr';
+  await page.getByRole('textbox', { name: fr ? 'Nom complet' : 'Full name' }).fill('Ana Ribeiro');
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill('ana@example.org');
+  await page.getByRole('textbox', { name: fr ? 'Téléphone' : 'Phone' }).fill('+351 912 345 678');
+  await page
+    .getByRole('textbox', { name: fr ? 'Adresse' : 'Street address', exact: true })
+    .fill('Rua do Norte 12');
+  await page.getByRole('textbox', { name: fr ? 'Code postal' : 'Postal code' }).fill('1200-286');
+  await page.getByRole('textbox', { name: fr ? 'Ville' : 'City' }).fill('Lisboa');
+  await page.getByRole('combobox', { name: fr ? 'Pays' : 'Country' }).selectOption('PT');
+}
+
+/** On the emulator's hosted page: types a card and pays. */
+async function payOnEmulator(page: Page, card: string) {
+  await expect(page).toHaveURL(/\/emulator\/checkout\/cs_/);
+  await page.locator('#card_number').fill(card);
+  await page.locator('#expiry').fill('12 / 34');
+  await page.locator('#cvc').fill('123');
+  await page.getByRole('button', { name: /^(Payer|Pay) / }).click();
+}
+
+async function stockOf(page: Page, artworkId: number): Promise<number> {
+  const response = await page.request.get('/api/availability');
+  const { works } = (await response.json()) as { works: { id: number; stock: number }[] };
+  return works.find((w) => w.id === artworkId)?.stock ?? -1;
+}
+
+/** A fresh context (no cached availability) looking at a work in the gallery. */
+async function freshGallery(browser: Browser, work: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await preparePage(page);
+  await page.goto(`/gallery?work=${work}`);
+  return { page, close: () => context.close() };
+}
+
+test('a print from the gallery to a paid order: cart, promo, checks, emulator, success', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const errors = await preparePage(page);
+
+  // Gallery: the overlay's print button; the badge counts it.
+  await addFromGallery(page, 'terre-d-origine', 'print');
+  await expect(page.locator('[data-cart-badge]')).toHaveText('1');
+  const printId = Number(
+    await page
+      .getByRole('dialog')
+      .locator('[data-variant-block][data-type="print"]')
+      .getAttribute('data-artwork-id'),
+  );
+  const stockBefore = await stockOf(page, printId);
+
+  // Cart page: the line, the stepper, the promo code.
+  await page.goto('/panier');
+  await hydrated(page);
+  await expect(page.getByRole('heading', { name: '1 article dans votre panier' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: "Terre d'origine" })).toBeVisible();
+  const decrease = page.getByRole('button', { name: "Diminuer la quantité de Terre d'origine" });
+  const increase = page.getByRole('button', { name: "Augmenter la quantité de Terre d'origine" });
+  await expect(decrease).toBeDisabled();
+  await increase.click();
+  await expect(page.getByRole('heading', { name: '2 articles dans votre panier' })).toBeVisible();
+  await expect(page.locator('[data-cart-badge]')).toHaveText('2');
+  await decrease.click();
+  await expect(page.getByRole('heading', { name: '1 article dans votre panier' })).toBeVisible();
+  await expect(page.locator('[data-cart-badge]')).toHaveText('1');
+
+  const promo = page.getByRole('textbox', { name: 'Code promo' });
+  await promo.fill('sasha25');
+  await page.getByRole('button', { name: 'Appliquer' }).click();
+  await expect(page.getByText('Code SASHA25 appliqué : -15 %')).toBeVisible();
+  await expect(page.getByText('Remise (SASHA25, -15 %)')).toBeVisible();
+  await promo.fill('ART20');
+  await page.getByRole('button', { name: 'Appliquer' }).click();
+  await expect(page.getByText('Un code promo est déjà appliqué')).toBeVisible();
+  await expect(page.getByText('Remise (SASHA25, -15 %)')).toBeVisible();
+
+  // Checkout: an empty submit lists the spec's pre-payment errors and sends nothing.
+  await page.getByRole('link', { name: 'Passer la commande' }).click();
+  await expect(page).toHaveURL(/\/commande$/);
+  await hydrated(page);
+  await expect(page.getByText('TEST', { exact: true })).toBeVisible();
+  await expect(page.getByText('Profitez de -15 % avec le code SASHA25')).toBeVisible();
+  let checkoutCalls = 0;
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/checkout') && request.method() === 'POST') checkoutCalls++;
+  });
+  const pay = page.getByRole('button', { name: /^Payer / });
+  await pay.click();
+  const problems = page
+    .getByRole('alert')
+    .filter({ hasText: 'Veuillez corriger les erreurs ci-dessous' });
+  await expect(problems).toBeVisible();
+  for (const text of [
+    'Email client manquant',
+    'Nom client manquant',
+    'Adresse de livraison manquante',
+    'Ville de livraison manquante',
+    'Code postal manquant',
+  ])
+    await expect(problems.getByText(text)).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Nom complet' })).toHaveAttribute(
+    'aria-invalid',
+    'true',
+  );
+  expect(checkoutCalls).toBe(0);
+  await fillCheckout(page);
+  await expect(problems).toBeHidden();
+
+  // Unchecking "same billing address" makes the billing fields required.
+  await page.getByRole('checkbox', { name: /Adresse de facturation identique/ }).uncheck();
+  await pay.click();
+  await expect(problems.getByText('Adresse de facturation manquante')).toBeVisible();
+  expect(checkoutCalls).toBe(0);
+  await page.getByRole('checkbox', { name: /Adresse de facturation identique/ }).check();
+
+  // Pay on the emulator; the success page confirms the order once the webhook has run.
+  await pay.click();
+  await payOnEmulator(page, PAYING_CARD);
+  await expect(page).toHaveURL(/\/success\?session_id=cs_/);
+  await expect(page.getByRole('heading', { name: 'Paiement confirmé', level: 1 })).toBeVisible();
+  await expect(page.getByText('Payé', { exact: true })).toBeVisible();
+  await expect(page.getByText('ana@example.org').first()).toBeVisible();
+  await expect(page.getByText(/^GS-\d{4}-\d{5}$/)).toBeVisible();
+  await expect(page.getByText('Garantie qualité de 30 jours')).toBeVisible();
+  await expect(page.locator('[data-cart-badge]')).toBeHidden();
+  await expect(page.getByRole('link', { name: 'Nous contacter' })).toHaveAttribute(
+    'href',
+    '/contact',
+  );
+  // After the post-payment refresh (2 s) the server agrees: the cart is empty.
+  await expect
+    .poll(async () => (await (await page.request.get('/api/cart/count')).json()) as unknown)
+    .toEqual({ count: 0 });
+  await expect(page.locator('[data-cart-badge]')).toBeHidden();
+
+  // One print fewer, in the live availability and in the gallery.
+  expect(await stockOf(page, printId)).toBe(stockBefore - 1);
+  const gallery = await freshGallery(browser, 'terre-d-origine');
+  await expect(
+    gallery.page.getByRole('dialog').getByText(`Plus que ${stockBefore - 1} en stock`),
+  ).toBeVisible();
+  await gallery.close();
+  expect(errors).toEqual([]);
+});
+
+test('an original bought from the gallery shows as sold afterwards', async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  const errors = await preparePage(page);
+  await addFromGallery(page, 'palimpseste', 'original');
+  // A second original is refused, with the spec's message in the page's language.
+  await page.goto('/gallery?work=rouille-et-azur');
+  const second = page.getByRole('dialog').locator('[data-variant-block][data-type="original"]');
+  await second.getByRole('button', { name: 'Ajouter au panier' }).click();
+  await expect(
+    second.getByText("Vous ne pouvez ajouter qu'une seule œuvre originale au panier."),
+  ).toBeVisible();
+  await expect(page.locator('[data-cart-badge]')).toHaveText('1');
+  await page.goto('/panier');
+  await hydrated(page);
+  await expect(page.getByText('Œuvre originale', { exact: true })).toBeVisible();
+  await expect(page.getByText('Exemplaire unique')).toBeVisible();
+  await expect(page.getByRole('button', { name: /Augmenter la quantité/ })).toHaveCount(0);
+
+  await page.getByRole('link', { name: 'Passer la commande' }).click();
+  await hydrated(page);
+  await fillCheckout(page);
+  await page.getByRole('button', { name: /^Payer / }).click();
+  await payOnEmulator(page, PAYING_CARD);
+  await expect(page.getByRole('heading', { name: 'Paiement confirmé', level: 1 })).toBeVisible();
+  await expect(page.getByText('Payé', { exact: true })).toBeVisible();
+
+  const gallery = await freshGallery(browser, 'palimpseste');
+  await expect(
+    gallery.page.getByRole('dialog').getByText('Cette œuvre originale a été vendue.'),
+  ).toBeVisible();
+  await gallery.page.keyboard.press('Escape');
+  await expect(
+    gallery.page.locator('#panel-original [data-open-work="palimpseste"]'),
+  ).toContainText('Vendue');
+  await gallery.close();
+  expect(errors).toEqual([]);
+});
+
+test('an original two buyers want: held for the first to check out, then gone from the other cart', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const errors = await preparePage(page);
+  const other = await browser.newContext();
+  const rival = await other.newPage();
+  await preparePage(rival);
+
+  await addFromGallery(page, 'le-grand-large', 'original');
+  await addFromGallery(rival, 'le-grand-large', 'original');
+
+  // The rival reaches the payment page first: the original is held for that payment.
+  await rival.goto('/commande');
+  await hydrated(rival);
+  await fillCheckout(rival);
+  await rival.getByRole('button', { name: /^Payer / }).click();
+  await expect(rival).toHaveURL(/\/emulator\/checkout\/cs_/);
+
+  await page.goto('/commande');
+  await hydrated(page);
+  await fillCheckout(page);
+  await page.getByRole('button', { name: /^Payer / }).click();
+  await expect(
+    page.getByText("Cette œuvre vient d'être réservée par un autre acheteur : Le grand large"),
+  ).toBeVisible();
+  await expect(page).toHaveURL(/\/commande$/);
+
+  // The rival pays: the work is sold and leaves the first cart, which says so.
+  await payOnEmulator(rival, PAYING_CARD);
+  await expect(rival.getByText('Payé', { exact: true })).toBeVisible();
+  await other.close();
+  await page.goto('/panier');
+  await hydrated(page);
+  await expect(page.getByRole('status').filter({ hasText: 'Le grand large' })).toContainText(
+    'retirées de votre panier car elles ont été vendues',
+  );
+  await expect(page.getByRole('heading', { name: 'Votre panier est vide' })).toBeVisible();
+  await expect(page.locator('[data-cart-badge]')).toBeHidden();
+  expect(errors).toEqual([]);
+});
+
+test('a declined card, then Cancel: the cancel page, and the cart still holds the work (English)', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const errors = await preparePage(page);
+  await addFromGallery(page, 'aube-d-ambre', 'print', 'en');
+  await page.goto('/en/commande');
+  await hydrated(page);
+  await expect(page.getByRole('heading', { name: 'Complete your order', level: 1 })).toBeVisible();
+  await fillCheckout(page, 'en');
+  // The checkout call is held back a moment to see the processing state (storefront §4).
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/checkout', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByRole('button', { name: /^Pay / }).click();
+  await expect(page.getByRole('button', { name: 'Redirecting to payment...' })).toBeDisabled();
+  release();
+  await payOnEmulator(page, DECLINED_CARD);
+  await expect(page.getByText('Your card was declined.')).toBeVisible();
+  await page.getByRole('link', { name: 'Cancel and return to the shop' }).click();
+
+  await expect(page).toHaveURL(/\/en\/cancel$/);
+  await expect(page.getByRole('heading', { name: 'Payment cancelled', level: 1 })).toBeVisible();
+  await expect(page.getByText('No charge was made.')).toBeVisible();
+  await expect(page.locator('[data-cart-badge]')).toHaveText('1');
+  await page.getByRole('link', { name: 'Back to cart' }).click();
+  await expect(page).toHaveURL(/\/en\/panier$/);
+  await hydrated(page);
+  await expect(page.getByRole('heading', { name: 'Amber Dawn' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '1 item in your cart' })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('cart, checkout, success and cancel pages have no axe violation, in both languages', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const errors = await preparePage(page);
+
+  // An empty cart: the checkout sends back to it.
+  await page.goto('/commande');
+  await expect(page).toHaveURL(/\/panier$/);
+  await expect(page.getByRole('heading', { name: 'Votre panier est vide' })).toBeVisible();
+  await hydrated(page);
+  await expectNoAxeViolations(page);
+
+  await addFromGallery(page, 'vent-d-alentejo', 'print');
+  for (const prefix of ['', '/en']) {
+    await page.goto(`${prefix}/panier`);
+    await hydrated(page);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+    await expectNoAxeViolations(page);
+
+    await page.goto(`${prefix}/commande`);
+    await hydrated(page);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+    await expectNoAxeViolations(page);
+    // With the error list, the field errors and the billing fields showing.
+    await page.getByRole('checkbox').uncheck();
+    await page.getByRole('button', { name: /^(Payer|Pay) / }).click();
+    await expect(page.getByRole('alert').first()).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    await page.goto(`${prefix}/success`);
+    await expect(
+      page.getByRole('heading', { name: prefix ? 'Missing session ID' : 'Session ID manquant' }),
+    ).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    await page.goto(`${prefix}/success?session_id=cs_test_unknown_session_0000`);
+    await expect(
+      page.getByRole('heading', {
+        name: prefix
+          ? 'Error while verifying the payment'
+          : 'Erreur lors de la vérification du paiement',
+      }),
+    ).toBeVisible();
+    await expect(
+      page.getByRole('link', { name: prefix ? 'Contact support' : 'Contacter le support' }),
+    ).toHaveAttribute('href', `${prefix}/contact`);
+    await expectNoAxeViolations(page);
+
+    await page.goto(`${prefix}/cancel`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+    await expectNoAxeViolations(page);
+  }
+  expect(errors).toEqual([]);
+});
