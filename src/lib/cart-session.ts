@@ -1,6 +1,14 @@
 // The cart cookie for endpoints and on-demand pages: read the visitor's cart id, or issue one.
 import type { AstroCookies } from 'astro';
-import { CART_COOKIE, CART_MAX_AGE_SECONDS, isCartId, newCartId } from '../../api/cart/index.ts';
+import {
+  CART_COOKIE,
+  CART_MAX_AGE_SECONDS,
+  getCart,
+  isCartId,
+  newCartId,
+} from '../../api/cart/index.ts';
+import type { Database } from '../../api/db/index.ts';
+import { getSettings, type SiteSettings } from '../../api/settings/index.ts';
 
 export function readCartId(cookies: AstroCookies): string | undefined {
   const value = cookies.get(CART_COOKIE)?.value;
@@ -20,4 +28,17 @@ export function ensureCartId(cookies: AstroCookies, url: URL): string {
     maxAge: CART_MAX_AGE_SECONDS,
   });
   return id;
+}
+
+/** What every cart endpoint answers: the repriced cart and its count, never cached. */
+export async function cartResponse(
+  db: Database,
+  cartId: string | undefined,
+  settings?: SiteSettings,
+): Promise<Response> {
+  const cart = await getCart(db, cartId, settings ?? (await getSettings(db)));
+  return Response.json(
+    { cart, count: cart.count },
+    { headers: { 'Cache-Control': 'private, no-store' } },
+  );
 }

@@ -2,15 +2,12 @@
 // quantity? }); DELETE empties it. Rules and messages: api/cart (docs/commerce-api.md).
 import type { APIRoute } from 'astro';
 import { z } from 'zod';
-import { addToCart, clearCart, getCart } from '../../../../api/cart/index.ts';
+import { addToCart, clearCart } from '../../../../api/cart/index.ts';
 import { getDb } from '../../../../api/db/context.ts';
 import { AppError, checkSameOrigin, errorResponse, readJson } from '../../../../api/http/errors.ts';
-import { getSettings } from '../../../../api/settings/index.ts';
-import { ensureCartId, readCartId } from '../../../lib/cart-session.ts';
+import { cartResponse, ensureCartId, readCartId } from '../../../lib/cart-session.ts';
 
 export const prerender = false;
-
-const NO_STORE = { 'Cache-Control': 'private, no-store' };
 
 const addSchema = z.strictObject({
   artworkId: z.number().int().positive(),
@@ -20,8 +17,7 @@ const addSchema = z.strictObject({
 export const GET: APIRoute = async ({ cookies }) => {
   try {
     const db = await getDb();
-    const cart = await getCart(db, readCartId(cookies), await getSettings(db));
-    return Response.json({ cart, count: cart.count }, { headers: NO_STORE });
+    return await cartResponse(db, readCartId(cookies));
   } catch (error) {
     return errorResponse(error);
   }
@@ -35,8 +31,7 @@ export const POST: APIRoute = async ({ request, cookies, url }) => {
     const db = await getDb();
     const cartId = ensureCartId(cookies, url);
     await addToCart(db, cartId, parsed.data.artworkId, parsed.data.quantity);
-    const cart = await getCart(db, cartId, await getSettings(db));
-    return Response.json({ cart, count: cart.count }, { headers: NO_STORE });
+    return await cartResponse(db, cartId);
   } catch (error) {
     return errorResponse(error);
   }
@@ -48,8 +43,7 @@ export const DELETE: APIRoute = async ({ request, cookies }) => {
     const db = await getDb();
     const cartId = readCartId(cookies);
     if (cartId) await clearCart(db, cartId);
-    const cart = await getCart(db, cartId, await getSettings(db));
-    return Response.json({ cart, count: cart.count }, { headers: NO_STORE });
+    return await cartResponse(db, cartId);
   } catch (error) {
     return errorResponse(error);
   }

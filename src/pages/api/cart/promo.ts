@@ -2,11 +2,11 @@
 // DELETE removes it. Answers the repriced cart.
 import type { APIRoute } from 'astro';
 import { z } from 'zod';
-import { applyCartPromo, getCart, removeCartPromo } from '../../../../api/cart/index.ts';
+import { applyCartPromo, removeCartPromo } from '../../../../api/cart/index.ts';
 import { getDb } from '../../../../api/db/context.ts';
 import { AppError, checkSameOrigin, errorResponse, readJson } from '../../../../api/http/errors.ts';
 import { getSettings } from '../../../../api/settings/index.ts';
-import { ensureCartId, readCartId } from '../../../lib/cart-session.ts';
+import { cartResponse, ensureCartId, readCartId } from '../../../lib/cart-session.ts';
 
 export const prerender = false;
 
@@ -21,11 +21,7 @@ export const POST: APIRoute = async ({ request, cookies, url }) => {
     const settings = await getSettings(db);
     const cartId = ensureCartId(cookies, url);
     await applyCartPromo(db, cartId, parsed.data.code, settings);
-    const cart = await getCart(db, cartId, settings);
-    return Response.json(
-      { cart, count: cart.count },
-      { headers: { 'Cache-Control': 'private, no-store' } },
-    );
+    return await cartResponse(db, cartId, settings);
   } catch (error) {
     return errorResponse(error);
   }
@@ -37,11 +33,7 @@ export const DELETE: APIRoute = async ({ request, cookies }) => {
     const db = await getDb();
     const cartId = readCartId(cookies);
     if (cartId) await removeCartPromo(db, cartId);
-    const cart = await getCart(db, cartId, await getSettings(db));
-    return Response.json(
-      { cart, count: cart.count },
-      { headers: { 'Cache-Control': 'private, no-store' } },
-    );
+    return await cartResponse(db, cartId);
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,7 +1,7 @@
 // PATCH /api/cart/lines/:id { quantity } (0 or less removes the line); DELETE removes it.
 import type { APIRoute } from 'astro';
 import { z } from 'zod';
-import { getCart, removeLine, setLineQuantity } from '../../../../../api/cart/index.ts';
+import { removeLine, setLineQuantity } from '../../../../../api/cart/index.ts';
 import { getDb } from '../../../../../api/db/context.ts';
 import {
   AppError,
@@ -9,8 +9,7 @@ import {
   errorResponse,
   readJson,
 } from '../../../../../api/http/errors.ts';
-import { getSettings } from '../../../../../api/settings/index.ts';
-import { readCartId } from '../../../../lib/cart-session.ts';
+import { cartResponse, readCartId } from '../../../../lib/cart-session.ts';
 
 export const prerender = false;
 
@@ -22,15 +21,6 @@ function lineId(raw: string | undefined): number {
   return id;
 }
 
-async function answer(cartId: string) {
-  const db = await getDb();
-  const cart = await getCart(db, cartId, await getSettings(db));
-  return Response.json(
-    { cart, count: cart.count },
-    { headers: { 'Cache-Control': 'private, no-store' } },
-  );
-}
-
 export const PATCH: APIRoute = async ({ request, cookies, params }) => {
   try {
     checkSameOrigin(request, import.meta.env.SITE);
@@ -39,7 +29,7 @@ export const PATCH: APIRoute = async ({ request, cookies, params }) => {
     const cartId = readCartId(cookies);
     if (!cartId) throw new AppError('not_found', { message: 'No such cart line.' });
     await setLineQuantity(await getDb(), cartId, lineId(params.id), parsed.data.quantity);
-    return await answer(cartId);
+    return await cartResponse(await getDb(), cartId);
   } catch (error) {
     return errorResponse(error);
   }
@@ -51,7 +41,7 @@ export const DELETE: APIRoute = async ({ request, cookies, params }) => {
     const cartId = readCartId(cookies);
     if (!cartId) throw new AppError('not_found', { message: 'No such cart line.' });
     await removeLine(await getDb(), cartId, lineId(params.id));
-    return await answer(cartId);
+    return await cartResponse(await getDb(), cartId);
   } catch (error) {
     return errorResponse(error);
   }
