@@ -330,6 +330,12 @@ describe('Stripe payment emulator', () => {
     expect(sent).toMatchObject({ status: 'complete', payment_status: 'paid', amount_total: 44000 });
     expect(sent.payment_intent).toMatch(/^pi_/);
     expect(receiver.attempts.filter((a) => a.sessionId === session.id)).toHaveLength(1);
+    // The emulator records a delivery once the receiver's answer is back, just after the
+    // receiver has recorded the event: wait for that record rather than racing it.
+    await vi.waitFor(
+      () => expect(emulator.deliveries.filter((d) => d.eventId === event.id)).toHaveLength(1),
+      { timeout: 5000, interval: 10 },
+    );
     expect(emulator.deliveries.filter((d) => d.eventId === event.id)).toEqual([
       { eventId: event.id, type: 'checkout.session.completed', attempt: 1, status: 200 },
     ]);
@@ -369,6 +375,10 @@ describe('Stripe payment emulator', () => {
       { eventId: event.id, type: 'checkout.session.completed', sessionId: session.id, status: 500 },
       { eventId: event.id, type: 'checkout.session.completed', sessionId: session.id, status: 200 },
     ]);
+    await vi.waitFor(
+      () => expect(emulator.deliveries.filter((d) => d.eventId === event.id)).toHaveLength(2),
+      { timeout: 5000, interval: 10 },
+    );
     expect(emulator.deliveries.filter((d) => d.eventId === event.id)).toEqual([
       { eventId: event.id, type: 'checkout.session.completed', attempt: 1, status: 500 },
       { eventId: event.id, type: 'checkout.session.completed', attempt: 2, status: 200 },
