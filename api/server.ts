@@ -2,6 +2,7 @@
 // serve it from one Node process. Problems the person running the site must fix print one line.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { hasAdmin } from './accounts/users.ts';
 import { BuildError, ensureBuild } from './build/index.ts';
 import { prepareDatabase } from './catalog/seed.ts';
 import { loadConfig } from './config.ts';
@@ -35,6 +36,10 @@ async function main(): Promise<void> {
     if (migrations.length) console.log(`Galerie: applied ${migrations.length} migration(s)`);
     if (seeded)
       console.log(`Galerie: seeded the demo catalogue (${seeded.artworksInserted} works)`);
+    if (!(await hasAdmin(handle.db)))
+      console.log(
+        `Galerie: no administrator yet: run \`npm run admin:invite -- <email>\`${handle.kind === 'pglite' ? ' (with the embedded database, stop the server first)' : ''} and open the link it prints`,
+      );
 
     const build = await ensureBuild(handle.db, {
       root,

@@ -209,6 +209,9 @@ export interface Subscriptions {
 export interface Users {
   created_at: Generated<Timestamp>;
   email: string;
+  email_verification_expires_at: Timestamp | null;
+  email_verification_hash: Buffer | null;
+  email_verified_at: Timestamp | null;
   full_name: string | null;
   id: Generated<string>;
   last_sign_in_at: Timestamp | null;

@@ -33,6 +33,12 @@ export const ERRORS = {
   payment_not_configured: { status: 503, message: 'Payment is not configured.' },
   payment_failed: { status: 502, message: 'The payment session could not be created.' },
   invalid_signature: { status: 400, message: 'The webhook signature is missing or invalid.' },
+  // Accounts (docs/accounts-api.md).
+  invalid_credentials: { status: 401, message: 'Incorrect email or password.' },
+  unauthorized: { status: 401, message: 'Please sign in.' },
+  forbidden: { status: 403, message: 'You are not allowed to do this.' },
+  invalid_token: { status: 400, message: 'This link is invalid, already used or expired.' },
+  account_exists: { status: 409, message: 'An account already exists with this email address.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -1,0 +1,436 @@
+// Customer accounts (issue 5, docs/accounts-api.md, docs/decisions/010): signup, login, logout,
+// e-mail verification, password reset and change, on our own session layer (sessions.ts).
+// Nothing here tells a visitor whether an address has an account: signup with a taken address and
+// login with an unknown one cost an Argon2 run and answer exactly like the real thing.
+import type { Transaction } from 'kysely';
+import { ipBucket } from '../contact/index.ts';
+import type { Database } from '../db/index.ts';
+import type { DB } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import type { Mailer, MailMessage } from '../mail/index.ts';
+import { hit, rateLimitKey, type RateLimitRule } from '../ratelimit/index.ts';
+import { getSettings, type SiteSettings } from '../settings/index.ts';
+import {
+  alreadyRegisteredMail,
+  resetPasswordMail,
+  resetPasswordUrl,
+  verificationMail,
+  verificationUrl,
+  type Locale,
+} from './mails.ts';
+import { hashPassword, verifyDummyPassword, verifyPassword } from './passwords.ts';
+import {
+  createSession,
+  invalidateSession,
+  invalidateUserSessions,
+  type Role,
+  type Session,
+  type SessionUser,
+} from './sessions.ts';
+import { findUserByEmail, type UserRow } from './users.ts';
+import {
+  accountThrottleKey,
+  attemptSucceeded,
+  beginAttempt,
+  clearThrottle,
+  ipThrottleKey,
+} from './throttle.ts';
+import { hashToken, isTokenShaped, randomToken } from './tokens.ts';
+import type {
+  ChangePasswordInput,
+  ForgotPasswordInput,
+  LoginInput,
+  ResetPasswordInput,
+  SignupInput,
+} from './validation.ts';
+
+export {
+  SESSION_COOKIE,
+  sessionCookieOptions,
+  validateSessionToken,
+  type Session,
+  type SessionUser,
+} from './sessions.ts';
+export { requireAdmin, requireUser } from './guards.ts';
+export { acceptAdminInvitation, createAdminInvitation } from './invitations.ts';
+export { getAccountOverview, getSubscription, listAccountOrders } from './orders.ts';
+export { findUserByEmail, hasAdmin } from './users.ts';
+
+type Executor = Database | Transaction<DB>;
+
+export interface AccountDeps {
+  db: Database;
+  mailer: Mailer;
+  /** The site's public URL without trailing slash, for the links in mails. */
+  siteUrl: string;
+  /** Read from the database when not given (sender name and address of the mails). */
+  settings?: SiteSettings;
+  now?: () => Date;
+}
+
+/** Where the request came from, for the per-address limits. */
+export interface RequestMeta {
+  ip: string;
+}
+
+/** Mail sent after the answer: awaited by tests, ignored by endpoints (failures are logged). */
+export interface Delivery {
+  delivered: Promise<void>;
+}
+
+export const PASSWORD_RESET_TTL_MS = 3600 * 1000;
+export const EMAIL_VERIFICATION_TTL_MS = 24 * 3600 * 1000;
+
+/** Mail-sending forms: at most 3 mails an hour to one address, 10 requests an hour per client. */
+export const ACCOUNT_MAIL_LIMITS: { perEmail: RateLimitRule; perIp: RateLimitRule } = {
+  perEmail: { limit: 3, windowSeconds: 3600 },
+  perIp: { limit: 10, windowSeconds: 3600 },
+};
+
+const PG_UNIQUE_VIOLATION = '23505';
+const isUniqueViolation = (error: unknown) =>
+  typeof error === 'object' &&
+  error !== null &&
+  (error as { code?: unknown }).code === PG_UNIQUE_VIOLATION;
+
+export function toRole(value: string): Role {
+  return value === 'admin' ? 'admin' : 'customer';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signup and e-mail verification
+
+/**
+ * Creates a customer account and mails a verification link; when the address already has an
+ * account, mails that address a notice instead. Both paths hash the password and send one mail
+ * (after the answer), so the caller cannot tell them apart.
+ */
+export async function signup(
+  deps: AccountDeps,
+  input: SignupInput,
+  meta: RequestMeta,
+): Promise<Delivery> {
+  const { db } = deps;
+  const now = deps.now?.() ?? new Date();
+  const locale: Locale = input.locale ?? 'fr';
+  await enforceMailLimits(db, 'signup', input.email, meta, now);
+  const passwordHash = await hashPassword(input.password);
+  const existing = await findUserByEmail(db, input.email);
+  let created = false;
+  const token = randomToken();
+  if (!existing) {
+    try {
+      await db
+        .insertInto('users')
+        .values({
+          email: input.email,
+          full_name: input.fullName,
+          password_hash: passwordHash,
+          role: 'customer',
+          email_verification_hash: hashToken(token),
+          email_verification_expires_at: new Date(now.getTime() + EMAIL_VERIFICATION_TTL_MS),
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      created = true;
+    } catch (error) {
+      // The same address signed up a moment ago: answer as for any taken address.
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  return sendLater(deps, 'signup mail', (settings) =>
+    created
+      ? verificationMail(
+          settings,
+          input.email,
+          verificationUrl(deps.siteUrl, token, locale),
+          locale,
+        )
+      : alreadyRegisteredMail(settings, input.email, deps.siteUrl, locale),
+  );
+}
+
+/** Mails a new verification link to a signed-in user whose address is not verified yet. */
+export async function resendVerification(
+  deps: AccountDeps,
+  userId: string,
+  locale: Locale,
+  meta: RequestMeta,
+): Promise<Delivery> {
+  const { db } = deps;
+  const now = deps.now?.() ?? new Date();
+  const user = await db
+    .selectFrom('users')
+    .select(['email', 'email_verified_at'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!user) throw new AppError('unauthorized');
+  if (user.email_verified_at) return { delivered: Promise.resolve() };
+  await enforceMailLimits(db, 'verify', user.email, meta, now);
+  const token = randomToken();
+  await db
+    .updateTable('users')
+    .set({
+      email_verification_hash: hashToken(token),
+      email_verification_expires_at: new Date(now.getTime() + EMAIL_VERIFICATION_TTL_MS),
+    })
+    .where('id', '=', userId)
+    .execute();
+  return sendLater(deps, 'verification mail', (settings) =>
+    verificationMail(settings, user.email, verificationUrl(deps.siteUrl, token, locale), locale),
+  );
+}
+
+/** Marks the address of the link's account verified; `invalid_token` if unknown, used or expired. */
+export async function verifyEmail(
+  deps: Pick<AccountDeps, 'db' | 'now'>,
+  token: unknown,
+): Promise<{ userId: string }> {
+  if (!isTokenShaped(token)) throw new AppError('invalid_token');
+  const now = deps.now?.() ?? new Date();
+  const row = await deps.db
+    .updateTable('users')
+    .set({
+      email_verified_at: now,
+      email_verification_hash: null,
+      email_verification_expires_at: null,
+      updated_at: now,
+    })
+    .where('email_verification_hash', '=', hashToken(token))
+    .where('email_verification_expires_at', '>', now)
+    .returning('id')
+    .executeTakeFirst();
+  if (!row) throw new AppError('invalid_token');
+  return { userId: row.id };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Login and logout
+
+export interface LoginResult {
+  token: string;
+  session: Session;
+  user: SessionUser;
+}
+
+/**
+ * Checks the password and opens a new session. Throttled per account and per client address
+ * (throttle.ts) before the password is even looked at; an unknown address costs the same Argon2
+ * verification as a wrong password and gets the same `invalid_credentials`.
+ */
+export async function login(
+  deps: Pick<AccountDeps, 'db' | 'now'>,
+  input: LoginInput,
+  meta: RequestMeta & { replaceSessionId?: string | undefined },
+): Promise<LoginResult> {
+  const { db } = deps;
+  const now = deps.now?.() ?? new Date();
+  const accountKey = accountThrottleKey(input.email);
+  const bucket = ipBucket(meta.ip);
+  const ipKey = bucket ? ipThrottleKey(bucket) : undefined;
+  await beginAttempt(db, ipKey ? [accountKey, ipKey] : [accountKey], now);
+  const user = await findUserByEmail(db, input.email);
+  const valid = user?.password_hash
+    ? await verifyPassword(user.password_hash, input.password)
+    : await verifyDummyPassword(input.password);
+  if (!user || !valid) throw new AppError('invalid_credentials');
+  await attemptSucceeded(db, accountKey, ipKey);
+  // Never carry a session over a login: whatever the browser held is ended, a new one begins.
+  if (meta.replaceSessionId) await invalidateSession(db, meta.replaceSessionId);
+  const { token, session } = await createSession(db, user.id, now);
+  await db.updateTable('users').set({ last_sign_in_at: now }).where('id', '=', user.id).execute();
+  return { token, session, user: sessionUser(user) };
+}
+
+export async function logout(db: Executor, sessionId: string | undefined): Promise<void> {
+  if (sessionId) await invalidateSession(db, sessionId);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Password reset and change
+
+/**
+ * Mails a single-use reset link valid 1 hour when the address has an account. Only the rate
+ * limits run before the answer; the look-up and the mail happen after it, so the answer's content
+ * and timing are the same whether the account exists or not.
+ */
+export async function requestPasswordReset(
+  deps: AccountDeps,
+  input: ForgotPasswordInput,
+  meta: RequestMeta,
+): Promise<Delivery> {
+  const { db } = deps;
+  const now = deps.now?.() ?? new Date();
+  const locale: Locale = input.locale ?? 'fr';
+  await enforceMailLimits(db, 'reset', input.email, meta, now);
+  const delivered = (async () => {
+    const user = await findUserByEmail(db, input.email);
+    if (!user) return;
+    const token = randomToken();
+    await db.transaction().execute(async (trx) => {
+      // Only the newest link works: asking again voids the earlier ones.
+      await trx
+        .deleteFrom('password_reset_tokens')
+        .where('user_id', '=', user.id)
+        .where('used_at', 'is', null)
+        .execute();
+      await trx
+        .insertInto('password_reset_tokens')
+        .values({
+          user_id: user.id,
+          token_hash: hashToken(token),
+          expires_at: new Date(now.getTime() + PASSWORD_RESET_TTL_MS),
+          created_at: now,
+        })
+        .execute();
+    });
+    const settings = deps.settings ?? (await getSettings(db));
+    await deps.mailer.send(
+      resetPasswordMail(
+        settings,
+        user.email,
+        resetPasswordUrl(deps.siteUrl, token, locale),
+        locale,
+      ),
+    );
+  })().catch((error: unknown) => console.error('Accounts: the password reset mail failed:', error));
+  return { delivered };
+}
+
+/**
+ * Sets a new password from a reset link: the link is used up, every session of the account ends,
+ * its login throttle is cleared, and its address counts as verified (the link reached it).
+ */
+export async function resetPassword(
+  deps: Pick<AccountDeps, 'db' | 'now'>,
+  input: ResetPasswordInput,
+): Promise<{ userId: string }> {
+  const { db } = deps;
+  const now = deps.now?.() ?? new Date();
+  if (!isTokenShaped(input.token)) throw new AppError('invalid_token');
+  const tokenHash = hashToken(input.token);
+  const pending = await db
+    .selectFrom('password_reset_tokens')
+    .select('id')
+    .where('token_hash', '=', tokenHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (!pending) throw new AppError('invalid_token');
+  const passwordHash = await hashPassword(input.password);
+  const user = await db.transaction().execute(async (trx) => {
+    const used = await trx
+      .updateTable('password_reset_tokens')
+      .set({ used_at: now })
+      .where('id', '=', pending.id)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('user_id')
+      .executeTakeFirst();
+    if (!used) throw new AppError('invalid_token');
+    const updated = await trx
+      .updateTable('users')
+      .set((eb) => ({
+        password_hash: passwordHash,
+        email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(now)),
+        updated_at: now,
+      }))
+      .where('id', '=', used.user_id)
+      .returning(['id', 'email'])
+      .executeTakeFirstOrThrow();
+    await invalidateUserSessions(trx, updated.id);
+    await trx
+      .deleteFrom('password_reset_tokens')
+      .where('user_id', '=', updated.id)
+      .where('used_at', 'is', null)
+      .execute();
+    return updated;
+  });
+  await clearThrottle(db, accountThrottleKey(user.email));
+  return { userId: user.id };
+}
+
+/**
+ * A signed-in user's new password: the current one is checked (throttled like a login), then
+ * every session of the account ends and a new one is opened for this browser.
+ */
+export async function changePassword(
+  deps: Pick<AccountDeps, 'db' | 'now'>,
+  userId: string,
+  input: ChangePasswordInput,
+  meta: RequestMeta,
+): Promise<{ token: string; session: Session }> {
+  const { db } = deps;
+  const now = deps.now?.() ?? new Date();
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'password_hash'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!user) throw new AppError('unauthorized');
+  const accountKey = accountThrottleKey(user.email);
+  const bucket = ipBucket(meta.ip);
+  const ipKey = bucket ? ipThrottleKey(bucket) : undefined;
+  await beginAttempt(db, ipKey ? [accountKey, ipKey] : [accountKey], now);
+  const valid = user.password_hash
+    ? await verifyPassword(user.password_hash, input.currentPassword)
+    : await verifyDummyPassword(input.currentPassword);
+  if (!valid) throw new AppError('invalid_credentials');
+  await attemptSucceeded(db, accountKey, ipKey);
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('users')
+      .set({ password_hash: passwordHash, updated_at: now })
+      .where('id', '=', user.id)
+      .execute();
+    await invalidateUserSessions(trx, user.id);
+    return createSession(trx, user.id, now);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared helpers
+
+function sessionUser(row: UserRow): SessionUser {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.full_name,
+    role: toRole(row.role),
+    emailVerified: row.email_verified_at !== null,
+  };
+}
+
+async function enforceMailLimits(
+  db: Database,
+  scope: string,
+  email: string,
+  meta: RequestMeta,
+  now: Date,
+): Promise<void> {
+  const bucket = ipBucket(meta.ip);
+  const checks: Array<[string, RateLimitRule]> = [
+    [rateLimitKey(`${scope}:email`, email.trim().toLowerCase()), ACCOUNT_MAIL_LIMITS.perEmail],
+  ];
+  if (bucket) checks.unshift([rateLimitKey(`${scope}:ip`, bucket), ACCOUNT_MAIL_LIMITS.perIp]);
+  for (const [key, rule] of checks) {
+    const result = await hit(db, key, rule, now);
+    if (!result.allowed)
+      throw new AppError('rate_limited', { retryAfterSeconds: result.retryAfterSeconds });
+  }
+}
+
+/** Builds and sends one mail after the caller has answered; a failure is logged for the owner. */
+function sendLater(
+  deps: AccountDeps,
+  what: string,
+  build: (settings: SiteSettings) => MailMessage,
+): Delivery {
+  const delivered = (async () => {
+    const settings = deps.settings ?? (await getSettings(deps.db));
+    await deps.mailer.send(build(settings));
+  })().catch((error: unknown) => console.error(`Accounts: the ${what} failed:`, error));
+  return { delivered };
+}

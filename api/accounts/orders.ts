@@ -1,0 +1,137 @@
+// What the account page shows (storefront §2 "Account", §3 customer order and subscription views):
+// the orders placed while signed in to the account, and — only once the address is verified — the
+// guest orders placed with its address (docs/decisions/010). Everything is read by user id, on the
+// server; nothing a browser sends can widen it to someone else's orders.
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../db/index.ts';
+import type { DB } from '../db/schema.ts';
+
+type Executor = Database | Transaction<DB>;
+
+export interface AccountOrder {
+  number: string;
+  /** When the order was placed (ISO 8601). */
+  date: string;
+  totalCents: number;
+  currency: string;
+  /** 'paid', 'unpaid' (payment page still open), 'refunded' or 'failed'. */
+  paymentStatus: string;
+  sessionId: string | null;
+}
+
+export interface AccountSubscription {
+  status: string;
+  priceId: string | null;
+  currentPeriodEnd: string | null;
+}
+
+/** More than any one buyer of a gallery will have; keeps the answer bounded. */
+export const ACCOUNT_ORDERS_LIMIT = 200;
+
+async function owner(
+  db: Executor,
+  userId: string,
+): Promise<{ id: string; verifiedEmail: string | null } | null> {
+  const row = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'email_verified_at'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return null;
+  return { id: row.id, verifiedEmail: row.email_verified_at ? row.email.toLowerCase() : null };
+}
+
+/**
+ * The account's orders, newest first. Checkouts that expired without payment are left out (they
+ * never became purchases). The address and its verification are re-read here, not trusted from
+ * the caller.
+ */
+export async function listAccountOrders(
+  db: Executor,
+  user: { id: string },
+): Promise<AccountOrder[]> {
+  const me = await owner(db, user.id);
+  if (!me) return [];
+  const rows = await db
+    .selectFrom('orders')
+    .select([
+      'order_number',
+      'created_at',
+      'total_cents',
+      'currency',
+      'payment_status',
+      'stripe_session_id',
+    ])
+    .where((eb) =>
+      eb.or([
+        eb('user_id', '=', me.id),
+        ...(me.verifiedEmail
+          ? [
+              eb.and([
+                eb('user_id', 'is', null),
+                eb(sql<string>`lower(customer_email)`, '=', me.verifiedEmail),
+              ]),
+            ]
+          : []),
+      ]),
+    )
+    .where('payment_status', '!=', 'expired')
+    .orderBy('created_at', 'desc')
+    .orderBy('order_number', 'desc')
+    .limit(ACCOUNT_ORDERS_LIMIT)
+    .execute();
+  return rows.map((o) => ({
+    number: o.order_number,
+    date: o.created_at.toISOString(),
+    totalCents: o.total_cents,
+    currency: o.currency,
+    paymentStatus: o.payment_status,
+    sessionId: o.stripe_session_id,
+  }));
+}
+
+/** The account's subscription (the most recently updated one), by the same ownership rule. */
+export async function getSubscription(
+  db: Executor,
+  user: { id: string },
+): Promise<AccountSubscription | null> {
+  const me = await owner(db, user.id);
+  if (!me) return null;
+  const row = await db
+    .selectFrom('subscriptions')
+    .select(['status', 'price_id', 'current_period_end'])
+    .where((eb) =>
+      eb.or([
+        eb('user_id', '=', me.id),
+        ...(me.verifiedEmail
+          ? [
+              eb.and([
+                eb('user_id', 'is', null),
+                eb(sql<string>`lower(customer_email)`, '=', me.verifiedEmail),
+              ]),
+            ]
+          : []),
+      ]),
+    )
+    .orderBy('updated_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    status: row.status,
+    priceId: row.price_id,
+    currentPeriodEnd: row.current_period_end ? row.current_period_end.toISOString() : null,
+  };
+}
+
+/** Both at once, as `GET /api/account/orders` answers and the account page renders. */
+export async function getAccountOverview(
+  db: Executor,
+  user: { id: string },
+): Promise<{ orders: AccountOrder[]; subscription: AccountSubscription | null }> {
+  const [orders, subscription] = await Promise.all([
+    listAccountOrders(db, user),
+    getSubscription(db, user),
+  ]);
+  return { orders, subscription };
+}

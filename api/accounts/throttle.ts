@@ -1,0 +1,159 @@
+// Login throttling kept in PostgreSQL (login_throttle), per account and per client address, so
+// every app server shares it. An attempt is counted *before* the password is checked: parallel
+// guesses cannot slip through while Argon2 runs. From the Nth failure on, each one locks the key
+// for a delay that doubles; while locked, every attempt is refused, the right password included.
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../db/index.ts';
+import type { DB } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { rateLimitKey } from '../ratelimit/index.ts';
+
+type Executor = Database | Transaction<DB>;
+
+export interface ThrottleRule {
+  /** Failures allowed before the first lock (the lock starts with this one). */
+  freeFailures: number;
+  /** Lock after the Nth failure; doubles with each further one. */
+  baseDelaySeconds: number;
+  maxDelaySeconds: number;
+  /** Failures older than this are forgotten: the count starts again. */
+  forgetAfterSeconds: number;
+}
+
+/**
+ * 5 failures per account lock it 30 s, then 1 min, 2 min… up to 1 h. A shared address (an office,
+ * a mobile carrier) carries many people, so it gets 20 before the same growing delay.
+ */
+export const LOGIN_THROTTLE: { account: ThrottleRule; ip: ThrottleRule } = {
+  account: {
+    freeFailures: 5,
+    baseDelaySeconds: 30,
+    maxDelaySeconds: 3600,
+    forgetAfterSeconds: 86_400,
+  },
+  ip: { freeFailures: 20, baseDelaySeconds: 30, maxDelaySeconds: 3600, forgetAfterSeconds: 86_400 },
+};
+
+/** Doublings past which the delay is the maximum anyway (keeps power() far from overflow). */
+const MAX_DOUBLINGS = 20;
+const PRUNE_PROBABILITY = 0.02;
+
+export interface ThrottleKey {
+  key: string;
+  rule: ThrottleRule;
+}
+
+export function accountThrottleKey(email: string): ThrottleKey {
+  return {
+    key: rateLimitKey('login:account', email.trim().toLowerCase()),
+    rule: LOGIN_THROTTLE.account,
+  };
+}
+
+export function ipThrottleKey(ipBucket: string): ThrottleKey {
+  return { key: rateLimitKey('login:ip', ipBucket), rule: LOGIN_THROTTLE.ip };
+}
+
+/** The lock that follows the `failures`-th failure, in seconds (0: not locked). */
+export function lockDelaySeconds(rule: ThrottleRule, failures: number): number {
+  if (failures < rule.freeFailures) return 0;
+  const doublings = Math.min(failures - rule.freeFailures, MAX_DOUBLINGS);
+  return Math.min(rule.maxDelaySeconds, rule.baseDelaySeconds * 2 ** doublings);
+}
+
+function secondsUntil(until: Date, now: Date): number {
+  return Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
+}
+
+/**
+ * Admits one attempt on every key, counting it as a failure until `attemptSucceeded` says
+ * otherwise, or throws `rate_limited` with the longest remaining lock as Retry-After.
+ */
+export async function beginAttempt(
+  db: Executor,
+  keys: readonly ThrottleKey[],
+  now: Date = new Date(),
+): Promise<void> {
+  const locked = await db
+    .selectFrom('login_throttle')
+    .select('locked_until')
+    .where(
+      'key',
+      'in',
+      keys.map((k) => k.key),
+    )
+    .where('locked_until', '>', now)
+    .execute();
+  refuseIfLocked(locked, now);
+  for (const { key, rule } of keys) {
+    const forgetBefore = new Date(now.getTime() - rule.forgetAfterSeconds * 1000);
+    const failures = sql<number>`(CASE WHEN login_throttle.last_failure_at < ${forgetBefore} THEN 1 ELSE login_throttle.failures + 1 END)`;
+    const delay = sql<number>`LEAST(${rule.maxDelaySeconds}, ${rule.baseDelaySeconds} * power(2, LEAST(${failures} - ${rule.freeFailures}, ${MAX_DOUBLINGS})))`;
+    const firstLock = lockDelaySeconds(rule, 1);
+    const { rows } = await sql<{ failures: number }>`
+      INSERT INTO login_throttle (key, failures, last_failure_at, locked_until)
+      VALUES (${key}, 1, ${now}, ${firstLock > 0 ? new Date(now.getTime() + firstLock * 1000) : null})
+      ON CONFLICT (key) DO UPDATE SET
+        failures = ${failures},
+        last_failure_at = ${now},
+        locked_until = CASE WHEN ${failures} >= ${rule.freeFailures}
+          THEN ${now}::timestamptz + ${delay} * interval '1 second' ELSE NULL END
+      WHERE login_throttle.locked_until IS NULL OR login_throttle.locked_until <= ${now}
+      RETURNING failures`.execute(db);
+    if (rows.length === 0) {
+      // Locked by a concurrent failure between our look and our count.
+      const row = await db
+        .selectFrom('login_throttle')
+        .select('locked_until')
+        .where('key', '=', key)
+        .executeTakeFirst();
+      refuseIfLocked(row ? [row] : [], now);
+    }
+  }
+  if (Math.random() < PRUNE_PROBABILITY) await pruneLoginThrottle(db, now);
+}
+
+function refuseIfLocked(rows: readonly { locked_until: Date | null }[], now: Date): void {
+  const until = rows
+    .map((r) => r.locked_until)
+    .filter((d): d is Date => d !== null && d.getTime() > now.getTime())
+    .sort((a, b) => b.getTime() - a.getTime())[0];
+  if (until) throw new AppError('rate_limited', { retryAfterSeconds: secondsUntil(until, now) });
+}
+
+/**
+ * The attempt was right: the account's failures are forgotten (its owner proved themselves), the
+ * address only gets this attempt back, so one's own account cannot wash a spraying address clean.
+ */
+export async function attemptSucceeded(
+  db: Executor,
+  account: ThrottleKey,
+  ip: ThrottleKey | undefined,
+): Promise<void> {
+  await clearThrottle(db, account);
+  if (!ip) return;
+  await sql`
+    UPDATE login_throttle SET
+      failures = GREATEST(failures - 1, 0),
+      locked_until = CASE WHEN failures - 1 >= ${ip.rule.freeFailures} THEN locked_until ELSE NULL END
+    WHERE key = ${ip.key}`.execute(db);
+}
+
+/** Forgets every failure of a key (a successful login, a password reset). */
+export async function clearThrottle(db: Executor, key: ThrottleKey): Promise<void> {
+  await db.deleteFrom('login_throttle').where('key', '=', key.key).execute();
+}
+
+/** Drops rows whose failures are all forgotten and whose lock is over. */
+export async function pruneLoginThrottle(db: Executor, now: Date = new Date()): Promise<number> {
+  const longest = Math.max(
+    LOGIN_THROTTLE.account.forgetAfterSeconds,
+    LOGIN_THROTTLE.ip.forgetAfterSeconds,
+  );
+  const result = await db
+    .deleteFrom('login_throttle')
+    .where('last_failure_at', '<', new Date(now.getTime() - longest * 1000))
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
