@@ -2,9 +2,10 @@
 // webhook's job: this only empties the badge at once, then asks the server every second (up to
 // ~30 s) whether the order behind the session is paid, and shows it.
 import { useEffect, useRef, useState } from 'react';
-import { formatPrice } from '../i18n/index.ts';
+import { formatPrice, localizedPath } from '../i18n/index.ts';
 import { apiErrorText, callApi } from './api.ts';
 import { pinCartCount, refreshCartCount } from './cart-bridge.ts';
+import { markOrderPaid } from './order-paid-mark.ts';
 import { translator } from './translate.ts';
 import type { Locale, Messages } from './types.ts';
 
@@ -69,6 +70,7 @@ export default function SuccessStatus({ locale, sessionId, messages, links }: Pr
       );
       if (stopped) return;
       if (result.ok && result.data.state === 'confirmed') {
+        markOrderPaid();
         settle({ kind: 'confirmed', order: result.data.order }, RELOAD_DELAY_MS);
         return;
       }
@@ -262,6 +264,12 @@ function Confirmed({
           className="inline-flex min-h-11 items-center justify-center rounded bg-ink px-6 text-white"
         >
           {t('success.backToGallery')}
+        </a>
+        <a
+          href={`${localizedPath(locale, '/account')}?from=success`}
+          className="inline-flex min-h-11 items-center justify-center rounded px-6 underline"
+        >
+          {t('success.seeOrders')}
         </a>
         <a
           href={links.contact}

@@ -1,0 +1,461 @@
+// Accounts end to end (storefront §2 Login and signup, Account; §4, §5, §8, §9; docs/accounts-api.md):
+// signup with the spec's checks, login back to the attempted page, a purchase made signed in and
+// found on /account, logout and the guard; the password reset link from the mail (used once) and
+// the e-mail verification link; axe on every account page in both languages. Each test signs up
+// its own fresh address. Works bought here are used by no other spec:
+//   adriatique-interieure (print, stock 12).
+// Mails are .eml files under the e2e server's DATA_DIR (tests/e2e/serve.ts): <root>/.cache/e2e-data.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+
+const MAIL_DIR = path.resolve(import.meta.dirname, '..', '..', '.cache', 'e2e-data', 'mail');
+const PAYING_CARD = '4242 4242 4242 4242';
+
+/** A new address per test and per run: signup never meets an account left by an earlier one. */
+function freshEmail(tag: string): string {
+  return `${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.org`;
+}
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
+}
+
+/** Keeps the cookie banner out of the way; collects console errors (hydration mismatches…). */
+async function preparePage(page: Page): Promise<string[]> {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    // The API's refusals the tests cause on purpose (wrong password, used link) are logged by
+    // Chromium as failed loads.
+    const { url } = message.location();
+    if (message.text().startsWith('Failed to load resource') && /\/(api|emulator)\//.test(url))
+      return;
+    errors.push(message.text());
+  });
+  await page.addInitScript(() =>
+    localStorage.setItem(
+      'cookie-consent',
+      JSON.stringify({ accepted: false, timestamp: 'x', version: '1.0' }),
+    ),
+  );
+  return errors;
+}
+
+/** CONVENTIONS 10: wait for the islands to hydrate (Astro drops `ssr` from each), never for time. */
+async function hydrated(page: Page) {
+  await expect(page.locator('astro-island')).not.toHaveCount(0);
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+}
+
+const TEXT = {
+  fr: {
+    fullName: 'Nom complet',
+    password: /^Mot de passe/,
+    newPassword: /^Nouveau mot de passe/,
+    confirm: /^Confirmer le mot de passe/,
+    signup: 'Créer mon compte',
+    login: 'Se connecter',
+    logout: 'Se déconnecter',
+    signupDone: 'Compte créé avec succès ! Vous pouvez maintenant vous connecter.',
+    loginDone: 'Connexion réussie ! Redirection...',
+    wrong: 'Email ou mot de passe incorrect.',
+  },
+  en: {
+    fullName: 'Full name',
+    password: /^Password/,
+    newPassword: /^New password/,
+    confirm: /^Confirm password/,
+    signup: 'Create my account',
+    login: 'Log in',
+    logout: 'Log out',
+    signupDone: 'Account created successfully! You can now log in.',
+    loginDone: 'Login successful! Redirecting...',
+    wrong: 'Invalid email or password.',
+  },
+} as const;
+
+type Locale = keyof typeof TEXT;
+const prefix = (locale: Locale) => (locale === 'en' ? '/en' : '');
+
+/** Fills and sends the signup form (already open and hydrated). */
+async function submitSignup(page: Page, locale: Locale, email: string, password: string) {
+  const text = TEXT[locale];
+  await page.getByRole('textbox', { name: text.fullName }).fill('Ana Ribeiro');
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByLabel(text.password).fill(password);
+  await page.getByLabel(text.confirm).fill(password);
+  await page.getByRole('button', { name: text.signup }).click();
+}
+
+/** A new account through /signup; ends on the login page the signup sends to. */
+async function signUp(page: Page, locale: Locale, email: string, password: string) {
+  await page.goto(`${prefix(locale)}/signup`);
+  await hydrated(page);
+  await submitSignup(page, locale, email, password);
+  await expect(page.getByRole('status').getByText(TEXT[locale].signupDone)).toBeVisible();
+  // storefront §9: the login page 2 s later.
+  await expect(page).toHaveURL(new RegExp(`${prefix(locale)}/login$`));
+}
+
+/** Fills and sends the login form of the page (already open). */
+async function submitLogin(page: Page, locale: Locale, email: string, password: string) {
+  await hydrated(page);
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByLabel(TEXT[locale].password).fill(password);
+  await page.getByRole('button', { name: TEXT[locale].login }).click();
+}
+
+/** The text of a mail file: headers unfolded, body decoded (quoted-printable or base64). */
+function readMail(raw: string): { headers: string; body: string } {
+  const split = raw.search(/\r?\n\r?\n/);
+  const headers = raw.slice(0, split).replace(/\r?\n[ \t]+/g, ' ');
+  const body = raw.slice(split).replace(/^\r?\n\r?\n/, '');
+  const encoding = /^content-transfer-encoding:\s*(\S+)/im.exec(headers)?.[1]?.toLowerCase();
+  if (encoding === 'base64')
+    return { headers, body: Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') };
+  if (encoding !== 'quoted-printable') return { headers, body };
+  // Soft line breaks (`=` at the end of a line) join the wrapped lines; `=XX` are bytes.
+  const joined = body.replace(/=\r?\n/g, '');
+  const bytes: number[] = [];
+  for (let i = 0; i < joined.length; i++) {
+    const hex = joined.slice(i + 1, i + 3);
+    if (joined[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(joined[i]!, 'utf8'));
+    }
+  }
+  return { headers, body: Buffer.from(bytes).toString('utf8') };
+}
+
+/** The link containing `marker` in the newest mail to `address` that has one, or null. */
+async function linkInNewestMail(address: string, marker: string): Promise<string | null> {
+  const names = await fs.readdir(MAIL_DIR).catch(() => [] as string[]);
+  const files = await Promise.all(
+    names
+      .filter((name) => name.endsWith('.eml'))
+      .map(async (name) => {
+        const file = path.join(MAIL_DIR, name);
+        return { file, mtime: (await fs.stat(file)).mtimeMs };
+      }),
+  );
+  files.sort((a, b) => b.mtime - a.mtime || b.file.localeCompare(a.file));
+  for (const { file } of files) {
+    const { headers, body } = readMail(await fs.readFile(file, 'utf8'));
+    const to = /^to:\s*(.*)$/im.exec(headers)?.[1] ?? '';
+    if (!to.toLowerCase().includes(address.toLowerCase())) continue;
+    const link = body.split(/\s+/).find((word) => word.startsWith('http') && word.includes(marker));
+    if (link) return link;
+  }
+  return null;
+}
+
+/** Waits for the mail (sent after the answer) and returns its link. */
+async function mailedLink(address: string, marker: string): Promise<string> {
+  let link: string | null = null;
+  await expect
+    .poll(async () => (link = await linkInNewestMail(address, marker)), { timeout: 15_000 })
+    .not.toBeNull();
+  return link!;
+}
+
+/** Opens a work's overlay in the gallery and adds its print to the cart. */
+async function addPrintFromGallery(page: Page, work: string) {
+  await page.goto(`/gallery?work=${work}`);
+  const block = page.getByRole('dialog').locator('[data-variant-block][data-type="print"]');
+  await block.getByRole('button', { name: 'Ajouter au panier' }).click();
+  await expect(block.getByText('Ajouté au panier')).toBeVisible();
+}
+
+test('sign up, log in, buy a print signed in, find it on /account, log out', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = await preparePage(page);
+  const email = freshEmail('buyer');
+  const password = 'toile-de-lin-74';
+
+  // Signup: the spec's checks, in its words, next to their fields; nothing sent meanwhile.
+  let signupCalls = 0;
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/auth/signup')) signupCalls++;
+  });
+  await page.goto('/signup');
+  await hydrated(page);
+  await expect(page.getByRole('heading', { name: 'Créer un compte', level: 1 })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Nom complet' }).fill('Ana Ribeiro');
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByLabel(/^Mot de passe/).fill('abc');
+  await page.getByLabel(/^Confirmer le mot de passe/).fill('abd');
+  await page.getByRole('button', { name: 'Créer mon compte' }).click();
+  await expect(page.getByText('Le mot de passe doit contenir au moins 6 caractères')).toBeVisible();
+  await expect(page.getByText('Les mots de passe ne correspondent pas')).toBeVisible();
+  await expect(page.getByLabel(/^Mot de passe/)).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel(/^Mot de passe/)).toBeFocused();
+  expect(signupCalls).toBe(0);
+  await page.getByLabel(/^Mot de passe/).fill(password);
+  await page.getByLabel(/^Confirmer le mot de passe/).fill(password);
+  await expect(page.getByText('Les mots de passe ne correspondent pas')).toBeHidden();
+  await page.getByRole('button', { name: 'Créer mon compte' }).click();
+  await expect(page.getByRole('status')).toContainText(TEXT.fr.signupDone);
+  await expect(page.getByRole('status')).toContainText('lien de confirmation');
+  await expect(page).toHaveURL(/\/login$/);
+
+  // The account page sends a signed-out visitor to login, and login brings them back.
+  await page.goto('/account');
+  await expect(page).toHaveURL(/\/login\?redirect=\/account$/);
+  await submitLogin(page, 'fr', email, 'not-the-password');
+  await expect(page.getByRole('alert').filter({ hasText: TEXT.fr.wrong })).toBeVisible();
+  await page.getByLabel(/^Mot de passe/).fill(password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page.getByRole('status')).toContainText(TEXT.fr.loginDone);
+  await expect(page).toHaveURL(/\/account$/);
+  await hydrated(page);
+  await expect(page.getByRole('heading', { name: 'Mon compte', level: 1 })).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+  await expect(page.getByText('Ana Ribeiro')).toBeVisible();
+  await expect(page.getByText('Vous n’avez pas d’abonnement.')).toBeVisible();
+  await expect(page.getByText('Vous n’avez pas encore passé de commande.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Découvrir la galerie' })).toHaveAttribute(
+    'href',
+    '/gallery',
+  );
+  // Not confirmed yet: guest orders with this address wait for the confirmation.
+  await expect(page.getByText(/pas encore confirmée/)).toBeVisible();
+
+  // A print bought while signed in.
+  await addPrintFromGallery(page, 'adriatique-interieure');
+  await page.goto('/panier');
+  await hydrated(page);
+  await page.getByRole('link', { name: 'Passer la commande' }).click();
+  await expect(page).toHaveURL(/\/commande$/);
+  await hydrated(page);
+  await page.getByRole('textbox', { name: 'Nom complet' }).fill('Ana Ribeiro');
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+  await page.getByRole('textbox', { name: 'Adresse', exact: true }).fill('Rua do Norte 12');
+  await page.getByRole('textbox', { name: 'Code postal' }).fill('1200-286');
+  await page.getByRole('textbox', { name: 'Ville' }).fill('Lisboa');
+  await page.getByRole('combobox', { name: 'Pays' }).selectOption('PT');
+  await page.getByRole('button', { name: /^Payer / }).click();
+  await expect(page).toHaveURL(/\/emulator\/checkout\/cs_/);
+  await page.locator('#card_number').fill(PAYING_CARD);
+  await page.locator('#expiry').fill('12 / 34');
+  await page.locator('#cvc').fill('123');
+  await page.getByRole('button', { name: /^(Payer|Pay) / }).click();
+  await expect(page).toHaveURL(/\/success\?session_id=cs_/);
+  await expect(page.getByRole('heading', { name: 'Paiement confirmé', level: 1 })).toBeVisible();
+  const orderNumber = (await page.getByText(/^GS-\d{4}-\d{5}$/).textContent())!.trim();
+  const total = (await page
+    .locator('dt', { hasText: 'Total' })
+    .locator('xpath=following-sibling::dd')
+    .textContent())!.trim();
+
+  // "See my orders": the order is there, and the list is asked again 2 s later (§9).
+  const reload = page.waitForRequest(
+    (request) => request.url().endsWith('/api/account/orders') && request.method() === 'GET',
+  );
+  await page.getByRole('link', { name: 'Voir mes commandes' }).click();
+  await expect(page).toHaveURL(/\/account\?from=success$/);
+  await reload;
+  const order = page.getByRole('listitem').filter({
+    has: page.getByRole('heading', { name: `Commande ${orderNumber}` }),
+  });
+  await expect(order).toBeVisible();
+  await expect(order.getByText('Payé', { exact: true })).toBeVisible();
+  await expect(order.getByText(/^cs_.{17}…$/)).toBeVisible();
+  await expect(order.getByText(total, { exact: true })).toBeVisible();
+  await expect(page.getByText('Vous n’avez pas encore passé de commande.')).toBeHidden();
+
+  // Logout: home, then the account page is closed again.
+  await page.getByRole('button', { name: 'Se déconnecter' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.goto('/account');
+  await expect(page).toHaveURL(/\/login\?redirect=\/account$/);
+  await expect(page.getByRole('heading', { name: 'Connexion', level: 1 })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('the reset link sets a new password once; the verification link confirms the address (English)', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const errors = await preparePage(page);
+  const email = freshEmail('reset');
+  const oldPassword = 'first-password-1';
+  const newPassword = 'second-password-2';
+  await signUp(page, 'en', email, oldPassword);
+
+  // Forgot password: the same neutral answer for anyone.
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await expect(page).toHaveURL(/\/en\/forgot-password$/);
+  await hydrated(page);
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('button', { name: 'Send the link' }).click();
+  await expect(page.getByRole('status')).toContainText('If an account exists with this address');
+
+  // The mailed link (quoted-printable may wrap it) sets the new password…
+  const link = await mailedLink(email, '/en/reset-password?token=');
+  await page.goto(link);
+  await hydrated(page);
+  await page.getByLabel(/^New password/).fill(newPassword);
+  await page.getByLabel(/^Confirm password/).fill('something-else');
+  await page.getByRole('button', { name: 'Save the password' }).click();
+  await expect(page.getByText('Passwords do not match')).toBeVisible();
+  await page.getByLabel(/^Confirm password/).fill(newPassword);
+  await page.getByRole('button', { name: 'Save the password' }).click();
+  await expect(page.getByRole('status')).toContainText('Your password has been changed.');
+  await expect(page.getByRole('link', { name: 'Log in' }).last()).toHaveAttribute(
+    'href',
+    '/en/login',
+  );
+
+  // …once: the same link a second time is refused, with a way to ask for a new one.
+  await page.goto(link);
+  await hydrated(page);
+  await page.getByLabel(/^New password/).fill('third-password-3');
+  await page.getByLabel(/^Confirm password/).fill('third-password-3');
+  await page.getByRole('button', { name: 'Save the password' }).click();
+  await expect(page.getByText('This link is no longer valid')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Request a new link' })).toHaveAttribute(
+    'href',
+    '/en/forgot-password',
+  );
+
+  // The verification link, opened signed out, leads through login to the confirmed account.
+  const verify = await mailedLink(email, '/api/auth/verify-email?token=');
+  await page.goto(verify);
+  await expect(page).toHaveURL(/\/en\/login\?redirect=\/en\/account%3FemailVerified%3D1$/);
+  await submitLogin(page, 'en', email, oldPassword);
+  await expect(page.getByRole('alert').filter({ hasText: TEXT.en.wrong })).toBeVisible();
+  await page.getByLabel(/^Password/).fill(newPassword);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByRole('status')).toContainText(TEXT.en.loginDone);
+  await expect(page).toHaveURL(/\/en\/account\?emailVerified=1$/);
+  await expect(page.getByText('Thank you, your email address is confirmed.')).toBeVisible();
+  await expect(page.getByText(/not confirmed yet/)).toBeHidden();
+  expect(errors).toEqual([]);
+});
+
+test('account pages have no axe violation in both languages; signed in, /login goes to the account', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const errors = await preparePage(page);
+  for (const locale of ['fr', 'en'] as const) {
+    const at = prefix(locale);
+    const text = TEXT[locale];
+
+    await page.goto(`${at}/signup`);
+    await hydrated(page);
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+    await expectNoAxeViolations(page);
+    // Every field in error.
+    await page.getByRole('button', { name: text.signup }).click();
+    await expect(page.locator('[aria-invalid="true"]')).toHaveCount(4);
+    await expectNoAxeViolations(page);
+
+    await page.goto(`${at}/login`);
+    await hydrated(page);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+    await expectNoAxeViolations(page);
+    await submitLogin(page, locale, freshEmail('nobody'), 'whatever-password');
+    await expect(page.getByRole('alert').filter({ hasText: text.wrong })).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    await page.goto(`${at}/forgot-password`);
+    await hydrated(page);
+    await expectNoAxeViolations(page);
+    await page.getByRole('textbox', { name: 'Email' }).fill(freshEmail('nobody'));
+    await page
+      .getByRole('button', { name: locale === 'en' ? 'Send the link' : 'Envoyer le lien' })
+      .click();
+    await expect(page.getByRole('status')).not.toBeEmpty();
+    await expectNoAxeViolations(page);
+
+    await page.goto(`${at}/reset-password`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+    await expectNoAxeViolations(page);
+    await page.goto(`${at}/reset-password?token=not-a-real-token`);
+    await hydrated(page);
+    await expectNoAxeViolations(page);
+    const save = page.getByRole('button', {
+      name: locale === 'en' ? 'Save the password' : 'Enregistrer le mot de passe',
+    });
+    await save.click();
+    await expect(page.locator('[aria-invalid="true"]')).toHaveCount(2);
+    await expectNoAxeViolations(page);
+    await page.getByLabel(text.newPassword).fill('a-new-password');
+    await page.getByLabel(text.confirm).fill('a-new-password');
+    await save.click();
+    await expect(
+      page.getByRole('link', {
+        name: locale === 'en' ? 'Request a new link' : 'Demander un nouveau lien',
+      }),
+    ).toBeVisible();
+    await expectNoAxeViolations(page);
+  }
+
+  // Signed in: the account page in both languages; /login and /signup lead to it.
+  const email = freshEmail('axe');
+  await signUp(page, 'fr', email, 'pinceau-et-couteau');
+  await submitLogin(page, 'fr', email, 'pinceau-et-couteau');
+  await expect(page).toHaveURL(/\/$/);
+  for (const locale of ['fr', 'en'] as const) {
+    const at = prefix(locale);
+    await page.goto(`${at}/account`);
+    await hydrated(page);
+    await expect(page.getByRole('button', { name: TEXT[locale].logout })).toBeVisible();
+    await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+    await expectNoAxeViolations(page);
+    await page.goto(`${at}/login`);
+    await expect(page).toHaveURL(new RegExp(`${at}/account$`));
+    await page.goto(`${at}/signup`);
+    await expect(page).toHaveURL(new RegExp(`${at}/account$`));
+  }
+  // The header's account link, on a prerendered page too.
+  await page.goto('/en/gallery');
+  await expect(page.getByRole('link', { name: 'Account', exact: true })).toHaveAttribute(
+    'href',
+    '/en/account',
+  );
+  expect(errors).toEqual([]);
+});
+
+test('the login page only follows a redirect to this site', async ({ page }) => {
+  const errors = await preparePage(page);
+  const email = freshEmail('redirect');
+  await signUp(page, 'fr', email, 'atelier-lisboa');
+  await page.goto('/login?redirect=//evil.example/account');
+  await submitLogin(page, 'fr', email, 'atelier-lisboa');
+  await expect(page.getByRole('status')).toContainText(TEXT.fr.loginDone);
+  await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+  expect(errors).toEqual([]);
+});
+
+test('an administrator invitation link that is unknown says so; the page has no axe violation', async ({
+  page,
+}) => {
+  const errors = await preparePage(page);
+  await page.goto('/admin/invitation');
+  await expect(page.getByText('Ce lien d’invitation est incomplet.')).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  await page.goto('/admin/invitation?token=not-a-real-invitation');
+  await hydrated(page);
+  await expectNoAxeViolations(page);
+  await page.getByRole('textbox', { name: 'Nom complet' }).fill('Sasha Kovač');
+  await page.getByLabel(/^Mot de passe/).fill('atelier-admin-1');
+  await page.getByLabel(/^Confirmer le mot de passe/).fill('atelier-admin-2');
+  await page.getByRole('button', { name: 'Créer le compte' }).click();
+  await expect(page.getByText('Les mots de passe ne correspondent pas')).toBeVisible();
+  await page.getByLabel(/^Confirmer le mot de passe/).fill('atelier-admin-1');
+  await page.getByRole('button', { name: 'Créer le compte' }).click();
+  await expect(page.getByRole('status')).toContainText('Cette invitation n’est plus valide');
+  await expectNoAxeViolations(page);
+  expect(errors).toEqual([]);
+});
