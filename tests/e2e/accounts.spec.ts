@@ -7,8 +7,8 @@
 // Mails are .eml files under the e2e server's DATA_DIR (tests/e2e/serve.ts): <root>/.cache/e2e-data.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
 
 const MAIL_DIR = path.resolve(import.meta.dirname, '..', '..', '.cache', 'e2e-data', 'mail');
 const PAYING_CARD = '4242 4242 4242 4242';
@@ -16,40 +16,6 @@ const PAYING_CARD = '4242 4242 4242 4242';
 /** A new address per test and per run: signup never meets an account left by an earlier one. */
 function freshEmail(tag: string): string {
   return `${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.org`;
-}
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
-}
-
-/** Keeps the cookie banner out of the way; collects console errors (hydration mismatches…). */
-async function preparePage(page: Page): Promise<string[]> {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    // The API's refusals the tests cause on purpose (wrong password, used link) are logged by
-    // Chromium as failed loads.
-    const { url } = message.location();
-    if (message.text().startsWith('Failed to load resource') && /\/(api|emulator)\//.test(url))
-      return;
-    errors.push(message.text());
-  });
-  await page.addInitScript(() =>
-    localStorage.setItem(
-      'cookie-consent',
-      JSON.stringify({ accepted: false, timestamp: 'x', version: '1.0' }),
-    ),
-  );
-  return errors;
-}
-
-/** CONVENTIONS 10: wait for the islands to hydrate (Astro drops `ssr` from each), never for time. */
-async function hydrated(page: Page) {
-  await expect(page.locator('astro-island')).not.toHaveCount(0);
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
 }
 
 const TEXT = {

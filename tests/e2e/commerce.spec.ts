@@ -6,46 +6,11 @@
 //   terre-d-origine (print, stock 3) · palimpseste (original) · aube-d-ambre (print, stock 15) ·
 //   vent-d-alentejo (print, stock 14) · le-grand-large (original) · rouille-et-azur (original,
 //   only refused).
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
 
 const PAYING_CARD = '4242 4242 4242 4242';
 const DECLINED_CARD = '4000 0000 0000 0002';
-
-async function expectNoAxeViolations(page: Page) {
-  // The promo banner shows once these long forms have scrolled: it is checked too.
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
-}
-
-/** Keeps the cookie banner out of the way; collects console errors (hydration mismatches…). */
-async function preparePage(page: Page): Promise<string[]> {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() !== 'error') return;
-    // Refusals the tests cause on purpose are logged by Chromium as failed loads: the API's 4xx
-    // (a second promo code, an unknown session) and the emulator's 402 for a declined card.
-    const { url } = message.location();
-    if (message.text().startsWith('Failed to load resource') && /\/(api|emulator)\//.test(url))
-      return;
-    errors.push(message.text());
-  });
-  await page.addInitScript(() =>
-    localStorage.setItem(
-      'cookie-consent',
-      JSON.stringify({ accepted: false, timestamp: 'x', version: '1.0' }),
-    ),
-  );
-  return errors;
-}
-
-/** CONVENTIONS 10: wait for the islands to hydrate (Astro drops `ssr` from each), never for time. */
-async function hydrated(page: Page) {
-  await expect(page.locator('astro-island')).not.toHaveCount(0);
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
-}
 
 /** Opens a work's overlay in the gallery and adds its original or print to the cart. */
 async function addFromGallery(

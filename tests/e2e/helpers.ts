@@ -1,0 +1,40 @@
+// Helpers shared by the end-to-end specs that drive the islands (commerce, accounts).
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+export async function expectNoAxeViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
+}
+
+/**
+ * Keeps the cookie banner out of the way and collects console errors (hydration mismatches…).
+ * Refusals the tests cause on purpose — the API's 4xx (a second promo code, a wrong password, a
+ * used link) and the emulator's 402 for a declined card — are logged by Chromium as failed loads
+ * and left out.
+ */
+export async function preparePage(page: Page): Promise<string[]> {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const { url } = message.location();
+    if (message.text().startsWith('Failed to load resource') && /\/(api|emulator)\//.test(url))
+      return;
+    errors.push(message.text());
+  });
+  await page.addInitScript(() =>
+    localStorage.setItem(
+      'cookie-consent',
+      JSON.stringify({ accepted: false, timestamp: 'x', version: '1.0' }),
+    ),
+  );
+  return errors;
+}
+
+/** CONVENTIONS 10: wait for the islands to hydrate (Astro drops `ssr` from each), never for time. */
+export async function hydrated(page: Page): Promise<void> {
+  await expect(page.locator('astro-island')).not.toHaveCount(0);
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+}
