@@ -67,7 +67,7 @@ interface Problem {
 }
 
 const CONTROL =
-  'mt-1 block min-h-11 w-full rounded border border-black/25 bg-white px-3 py-2 aria-[invalid=true]:border-red-700';
+  'mt-1 block min-h-11 w-full rounded border border-field bg-white px-3 py-2 aria-[invalid=true]:border-red-700';
 
 interface FieldProps {
   path: string;
@@ -494,7 +494,7 @@ export default function CheckoutForm(props: Props) {
                   setBillingSame(event.target.checked);
                   setProblems([]);
                 }}
-                className="h-5 w-5"
+                className="h-5 w-5 shrink-0"
               />
               {t('checkout.billingSame')}
             </label>

@@ -69,7 +69,7 @@ export function PromoBox({ t, promo, hint, onApply, onRemove, busy }: Props) {
           placeholder={t('promo.placeholder')}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
-          className="min-h-11 w-full min-w-0 rounded border border-black/25 bg-white px-3 uppercase placeholder:normal-case aria-[invalid=true]:border-red-700"
+          className="min-h-11 w-full min-w-0 rounded border border-field bg-white px-3 uppercase placeholder:normal-case aria-[invalid=true]:border-red-700"
         />
         <button
           type="button"

@@ -153,7 +153,7 @@ export function useHydrated(): boolean {
 }
 
 const CONTROL =
-  'mt-1 block min-h-11 w-full rounded border border-black/25 bg-white px-3 py-2 aria-[invalid=true]:border-red-700';
+  'mt-1 block min-h-11 w-full rounded border border-field bg-white px-3 py-2 aria-[invalid=true]:border-red-700';
 
 interface FieldProps {
   /** The form's id prefix: ids stay unique if two forms ever share a page. */

@@ -1,9 +1,22 @@
-// Helpers shared by the end-to-end specs that drive the islands (commerce, accounts).
+// Helpers shared by the end-to-end specs: axe, console-error collection, hydration waits.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
+/**
+ * WCAG 2.0–2.2 A/AA and axe's best practices. `wcag22aa` must be named: its rule (target-size,
+ * 24 × 24 px) is off unless a tag asks for it.
+ */
+export const AXE_TAGS = [
+  'wcag2a',
+  'wcag2aa',
+  'wcag21a',
+  'wcag21aa',
+  'wcag22aa',
+  'best-practice',
+] as const;
+
 export async function expectNoAxeViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await new AxeBuilder({ page }).withTags([...AXE_TAGS]).analyze();
   expect(
     results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
   ).toEqual([]);

@@ -1,0 +1,174 @@
+// What people see (issue 9, CONVENTIONS 16): every page type — catalogue, overlay, cart, checkout,
+// success, auth, account, 404 — at 1366 px and 390 px, checked three ways on the same screen:
+// computed-style facts (tests/e2e/look.ts: margins, framed fields, readable buttons, 24 px
+// targets, serif headings), axe with the WCAG 2.2 AA tags, and a screenshot compared with the
+// committed baseline (tests/e2e/visual.spec.ts-snapshots/). Images are masked in the screenshots:
+// they are checked elsewhere, and without them the baselines stay small and immune to decoding
+// differences. After an intended change of look: `npx playwright test visual --update-snapshots`,
+// then open the new PNGs and judge them before committing.
+// Works bought here are used by no other spec: ocre-et-silence (print, stock 10), once per width.
+import { expect, test, type Page } from '@playwright/test';
+import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
+import { expectLooksRight, settle } from './look.ts';
+
+const PAYING_CARD = '4242 4242 4242 4242';
+
+const SIZES = [
+  { name: 'desktop', width: 1366, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+/**
+ * Checks the page as it is now, then compares it with its baseline: the whole page, or only the
+ * window when a modal dialog covers it.
+ */
+async function looksRight(
+  page: Page,
+  name: string,
+  width: number,
+  { fullPage = true } = {},
+): Promise<void> {
+  await settle(page);
+  await expectLooksRight(page);
+  await expectNoAxeViolations(page);
+  await expect(page).toHaveScreenshot(`${name}-${width}.png`, {
+    fullPage,
+    animations: 'disabled',
+    mask: [page.locator('img'), page.locator('[data-visual-volatile]')],
+    maskColor: '#d9d4cc',
+    // Anti-aliasing of text differs slightly between runs; a broken layout differs by far more.
+    threshold: 0.25,
+    maxDiffPixelRatio: 0.02,
+  });
+}
+
+async function visit(page: Page, path: string, islands = false): Promise<void> {
+  const response = await page.goto(path);
+  expect(response?.status(), path).toBeLessThan(500);
+  if (islands) await hydrated(page);
+}
+
+for (const size of SIZES) {
+  test.describe(`${size.name} (${size.width} px)`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+
+    test('catalogue pages and the 404', async ({ page }) => {
+      test.setTimeout(90_000);
+      const errors = await preparePage(page);
+      for (const [name, path] of [
+        ['home', '/'],
+        ['home-en', '/en/'],
+        ['gallery', '/gallery'],
+        ['about', '/about'],
+        ['contact', '/contact'],
+        ['terms', '/terms'],
+      ] as const) {
+        await visit(page, path);
+        await looksRight(page, name, size.width);
+      }
+      expect(errors).toEqual([]);
+      const notFound = await page.goto('/nulle-part');
+      expect(notFound?.status()).toBe(404);
+      await looksRight(page, 'not-found', size.width);
+    });
+
+    test('the work overlay', async ({ page }) => {
+      const errors = await preparePage(page);
+      await visit(page, '/gallery?work=seuil');
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await looksRight(page, 'overlay', size.width, { fullPage: false });
+      expect(errors).toEqual([]);
+    });
+
+    test('sign-in pages', async ({ page }) => {
+      test.setTimeout(90_000);
+      const errors = await preparePage(page);
+      for (const [name, path] of [
+        ['login', '/login'],
+        ['login-en', '/en/login'],
+        ['signup', '/signup'],
+        ['forgot-password', '/forgot-password'],
+        ['reset-password', '/reset-password?token=not-a-token'],
+        ['admin-invitation', '/admin/invitation?token=not-a-token'],
+      ] as const) {
+        await visit(page, path, true);
+        await looksRight(page, name, size.width);
+      }
+      // A refused login shows its error box, framed and readable.
+      await visit(page, '/login', true);
+      await page.getByRole('button', { name: 'Se connecter' }).click();
+      await expect(page.getByText('Veuillez saisir votre adresse email').first()).toBeVisible();
+      await expectLooksRight(page);
+      expect(errors).toEqual([]);
+    });
+
+    test('buying: empty cart, cart, checkout, payment, success, account', async ({ page }) => {
+      test.setTimeout(120_000);
+      const errors = await preparePage(page);
+      await visit(page, '/panier', true);
+      await looksRight(page, 'cart-empty', size.width);
+
+      // A signed-in buyer, so the order shows on /account afterwards.
+      const email = `look-${size.width}-${Date.now().toString(36)}@example.org`;
+      const origin = { Origin: new URL(page.url()).origin };
+      const password = 'un-mot-de-passe-solide';
+      const signup = await page.request.post('/api/auth/signup', {
+        headers: origin,
+        data: { email, password, confirmPassword: password, fullName: 'Ana Ribeiro', locale: 'fr' },
+      });
+      expect(signup.status()).toBe(201);
+      const login = await page.request.post('/api/auth/login', {
+        headers: origin,
+        data: { email, password },
+      });
+      expect(login.status()).toBe(200);
+
+      await visit(page, '/gallery?work=ocre-et-silence');
+      const block = page.getByRole('dialog').locator('[data-variant-block][data-type="print"]');
+      await block.getByRole('button', { name: 'Ajouter au panier' }).click();
+      await expect(page.locator('[data-cart-badge]')).toHaveText('1');
+
+      await visit(page, '/panier', true);
+      await expect(page.getByRole('heading', { name: 'Ocre et silence' })).toBeVisible();
+      await looksRight(page, 'cart', size.width);
+
+      await visit(page, '/commande', true);
+      await looksRight(page, 'checkout', size.width);
+      // The pre-payment list, as a buyer who pressed too early sees it.
+      await page.getByRole('button', { name: /Payer|Commander/ }).click();
+      await expect(page.getByText('Veuillez corriger les erreurs ci-dessous')).toBeVisible();
+      await expectLooksRight(page);
+      await expectNoAxeViolations(page);
+
+      await page.getByRole('textbox', { name: 'Nom complet' }).fill('Ana Ribeiro');
+      await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+      await page.getByRole('textbox', { name: 'Adresse', exact: true }).fill('Rua do Norte 12');
+      await page.getByRole('textbox', { name: 'Code postal' }).fill('1200-286');
+      await page.getByRole('textbox', { name: 'Ville' }).fill('Lisboa');
+      await page.getByRole('combobox', { name: 'Pays' }).selectOption('PT');
+      const terms = page.getByRole('checkbox', { name: /conditions générales de vente/i });
+      if ((await terms.count()) > 0) await terms.check();
+      await page.getByRole('button', { name: /Payer|Commander/ }).click();
+
+      await expect(page).toHaveURL(/\/emulator\/checkout\/cs_/);
+      await page.locator('#card_number').fill(PAYING_CARD);
+      await page.locator('#expiry').fill('12 / 34');
+      await page.locator('#cvc').fill('123');
+      await page.getByRole('button', { name: /^Payer / }).click();
+
+      await expect(page).toHaveURL(/\/success\?session_id=/);
+      await hydrated(page);
+      await expect(page.getByRole('heading', { level: 1 })).toContainText(/confirm|merci/i);
+      await expect(page.getByText('Ocre et silence').first()).toBeVisible();
+      await looksRight(page, 'success', size.width);
+
+      await visit(page, '/account', true);
+      await expect(page.getByText('Ocre et silence').first()).toBeVisible();
+      await looksRight(page, 'account', size.width);
+
+      await visit(page, '/cancel');
+      await looksRight(page, 'cancel', size.width);
+      expect(errors).toEqual([]);
+    });
+  });
+}
