@@ -1,5 +1,6 @@
 // Reads the process environment once, with defaults that make `npm start` work on a fresh clone.
 // Every variable is listed in README.md; astro.config.mjs declares the same set for astro:env.
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -83,5 +84,36 @@ export function describeDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDi
     return url.toString();
   } catch {
     return 'DATABASE_URL (unparseable)';
+  }
+}
+
+/** What a running server records in DATA_DIR, so command-line tools can find the shop. */
+export interface RunningServer {
+  pid: number;
+  /** The address visitors use (PUBLIC_SITE_URL, else where it listens). */
+  siteUrl: string;
+}
+
+const serverFile = (dataDir: string) => path.join(dataDir, 'server.json');
+
+export function recordRunningServer(dataDir: string, siteUrl: string): void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(serverFile(dataDir), JSON.stringify({ pid: process.pid, siteUrl }));
+}
+
+export function forgetRunningServer(dataDir: string): void {
+  const current = readRunningServer(dataDir);
+  if (current?.pid === process.pid) fs.rmSync(serverFile(dataDir), { force: true });
+}
+
+/** The server running on this data directory, if one is alive. */
+export function readRunningServer(dataDir: string): RunningServer | null {
+  try {
+    const value = JSON.parse(fs.readFileSync(serverFile(dataDir), 'utf8')) as RunningServer;
+    if (!Number.isInteger(value.pid) || typeof value.siteUrl !== 'string') return null;
+    process.kill(value.pid, 0);
+    return value;
+  } catch {
+    return null;
   }
 }

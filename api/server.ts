@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { hasAdmin } from './accounts/users.ts';
 import { BuildError, ensureBuild } from './build/index.ts';
 import { prepareDatabase } from './catalog/seed.ts';
-import { loadConfig } from './config.ts';
+import { forgetRunningServer, loadConfig, recordRunningServer } from './config.ts';
 import { openConfiguredDatabase, provideDatabase } from './db/context.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { createGalerieServer, installGracefulShutdown, type NodeHandler } from './http/app.ts';
@@ -75,6 +75,11 @@ async function main(): Promise<void> {
     const dbHandle = handle;
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
+    // Where the shop answers, for `npm run admin:invite` (its links) and other tools.
+    recordRunningServer(
+      config.dataDir,
+      process.env['PUBLIC_SITE_URL']?.trim() ? config.siteUrl : `http://localhost:${port}`,
+    );
     if (config.stripeSecretKey) {
       const payments = createStripePayments(config);
       providePayments(payments);
@@ -107,6 +112,7 @@ async function main(): Promise<void> {
       onClosed: async () => {
         clearInterval(sweeper);
         emulator?.close();
+        forgetRunningServer(config.dataDir);
         await dbHandle.close();
       },
     });

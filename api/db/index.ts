@@ -22,6 +22,16 @@ export class DatabaseUnavailableError extends Error {
   override name = 'DatabaseUnavailableError';
 }
 
+/** The embedded database is held by another live process (its pid is known). */
+export class DatabaseLockedError extends DatabaseUnavailableError {
+  override name = 'DatabaseLockedError';
+  readonly holderPid: number;
+  constructor(message: string, holderPid: number) {
+    super(message);
+    this.holderPid = holderPid;
+  }
+}
+
 const INT8 = 20;
 const DATE = 1082;
 // int8 only comes from count(*) and sums here: numbers far below 2^53. Dates stay 'YYYY-MM-DD'.
@@ -127,8 +137,9 @@ function acquireLock(lockPath: string): () => void {
         fs.rmSync(lockPath, { force: true });
         continue;
       }
-      throw new DatabaseUnavailableError(
-        `The embedded database ${path.dirname(lockPath)} is in use by process ${holder}. Stop that process (only one Galerie process may open it), or set DATA_DIR to another directory.`,
+      throw new DatabaseLockedError(
+        `The embedded database ${path.dirname(lockPath)} is in use by process ${holder} (only one Galerie process may open it). Stop that process first, or give this one another DATA_DIR to run a separate shop with its own database.`,
+        holder,
       );
     }
   }

@@ -12,11 +12,18 @@ describe('aliasTarget', () => {
     ['/en/accueil', '/en/'],
     ['/en/oeuvres?work=seuil&x=1', '/en/gallery?work=seuil&x=1'],
     ['/en/correspondances/', '/en/contact'],
+    ['/en/panier', '/en/cart'],
+    ['/en/commande?promo=1', '/en/checkout?promo=1'],
+    ['/cart', '/panier'],
+    ['/checkout', '/commande'],
   ])('%s → %s', (from, to) => {
     expect(aliasTarget(from)).toBe(to);
   });
 
-  it.each(['/', '/gallery', '/en/', '/oeuvres-x', '/fr/oeuvres'])('%s is not an alias', (path) => {
-    expect(aliasTarget(path)).toBeNull();
-  });
+  it.each(['/', '/gallery', '/en/', '/oeuvres-x', '/fr/oeuvres', '/en/cart', '/panier'])(
+    '%s is not an alias',
+    (path) => {
+      expect(aliasTarget(path)).toBeNull();
+    },
+  );
 });

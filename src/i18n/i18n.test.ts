@@ -34,6 +34,10 @@ describe('localized paths', () => {
     ['fr', '/gallery', '/gallery'],
     ['en', '/gallery', '/en/gallery'],
     ['en', 'about', '/en/about'],
+    ['fr', '/panier', '/panier'],
+    ['en', '/panier', '/en/cart'],
+    ['en', '/commande', '/en/checkout'],
+    ['en', '/commande?x=1', '/en/checkout?x=1'],
   ] as const)('%s %s → %s', (locale, path, expected) => {
     expect(localizedPath(locale, path)).toBe(expected);
   });
@@ -44,6 +48,8 @@ describe('localized paths', () => {
     expect(unlocalizedPath('/en/gallery')).toBe('/gallery');
     expect(unlocalizedPath('/en/')).toBe('/');
     expect(unlocalizedPath('/en')).toBe('/');
+    expect(unlocalizedPath('/en/cart')).toBe('/panier');
+    expect(unlocalizedPath('/en/checkout')).toBe('/commande');
   });
 
   it('switches language on the same page, keeping query and hash', () => {
@@ -52,6 +58,8 @@ describe('localized paths', () => {
     );
     expect(switchLocalePath(new URL('http://x/en/gallery'), 'fr')).toBe('/gallery');
     expect(switchLocalePath(new URL('http://x/en/'), 'fr')).toBe('/');
+    expect(switchLocalePath(new URL('http://x/panier'), 'en')).toBe('/en/cart');
+    expect(switchLocalePath(new URL('http://x/en/checkout'), 'fr')).toBe('/commande');
   });
 });
 

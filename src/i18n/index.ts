@@ -31,17 +31,33 @@ export function localeFromPath(pathname: string): Locale {
   return pathname === '/en' || pathname.startsWith('/en/') ? 'en' : 'fr';
 }
 
-/** Strips the locale prefix: '/en/gallery' → '/gallery', '/en/' → '/'. */
+/**
+ * Pages whose English address is not the French one with /en in front (issue 9): the French
+ * path (the page's key everywhere in the code) → its English path. The old English addresses
+ * answer 301 (api/http/aliases.ts).
+ */
+export const ENGLISH_PATHS: Readonly<Record<string, string>> = {
+  '/panier': '/cart',
+  '/commande': '/checkout',
+};
+const FRENCH_PATHS = Object.fromEntries(
+  Object.entries(ENGLISH_PATHS).map(([fr, en]) => [en, fr]),
+) as Readonly<Record<string, string>>;
+
+/** The page a path shows, as its French path: '/en/gallery' → '/gallery', '/en/cart' → '/panier'. */
 export function unlocalizedPath(pathname: string): string {
-  if (localeFromPath(pathname) === 'en') return pathname.slice(3) || '/';
-  return pathname || '/';
+  if (localeFromPath(pathname) !== 'en') return pathname || '/';
+  const page = pathname.slice(3) || '/';
+  return FRENCH_PATHS[page] ?? page;
 }
 
 /** The path of a page in a locale: localizedPath('en', '/gallery') → '/en/gallery'. */
 export function localizedPath(locale: Locale, path: string): string {
   const clean = path.startsWith('/') ? path : `/${path}`;
   if (locale === DEFAULT_LOCALE) return clean;
-  return clean === '/' ? '/en/' : `/en${clean}`;
+  if (clean === '/') return '/en/';
+  const [page = clean, rest = ''] = clean.split(/(?=[?#])/);
+  return `/en${ENGLISH_PATHS[page] ?? page}${rest}`;
 }
 
 /** The same page in another locale, keeping query and hash. */

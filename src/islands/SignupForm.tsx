@@ -82,7 +82,8 @@ export default function SignupForm({ locale, messages, links }: Props) {
     });
     if (result.ok) {
       setState('success');
-      setTimeout(() => window.location.assign(links.login), REDIRECT_DELAY_MS);
+      // The login page says the account exists and what comes next (?created=1).
+      setTimeout(() => window.location.assign(`${links.login}?created=1`), REDIRECT_DELAY_MS);
       return;
     }
     setState('idle');

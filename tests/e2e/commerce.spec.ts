@@ -266,7 +266,9 @@ test('a declined card, then Cancel: the cancel page, and the cart still holds th
   test.setTimeout(90_000);
   const errors = await preparePage(page);
   await addFromGallery(page, 'aube-d-ambre', 'print', 'en');
+  // The old English address still leads there (issue 9: English pages get English paths).
   await page.goto('/en/commande');
+  await expect(page).toHaveURL(/\/en\/checkout$/);
   await hydrated(page);
   await expect(page.getByRole('heading', { name: 'Complete your order', level: 1 })).toBeVisible();
   await fillCheckout(page, 'en');
