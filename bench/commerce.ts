@@ -115,6 +115,7 @@ async function checkoutHarness(log: (line: string) => void) {
       country: 'FR',
     },
     billingSameAsShipping: true,
+    acceptTerms: true,
     promoCode: 'SASHA25',
   };
   const server = http.createServer((req, res) => {

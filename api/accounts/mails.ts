@@ -1,8 +1,9 @@
-// The account mails, plain text in the visitor's language: the e-mail verification link, the
+// The account mails, in the visitor's language, HTML with a plain-text alternative: the e-mail verification link, the
 // notice that someone tried to sign up with an address that already has an account, and the
 // password reset link. Links are absolute, built from the site's public URL. No mail repeats what
 // a visitor typed (a name): whoever signs up with someone else's address must not be able to put
 // words in a mail we send to that person.
+import { composeMail, type MailPart } from '../mail/compose.ts';
 import type { MailMessage } from '../mail/index.ts';
 import type { SiteSettings } from '../settings/index.ts';
 
@@ -98,13 +99,23 @@ function message(
   lines: readonly string[],
   locale: Locale,
 ): MailMessage {
+  // Paragraphs are separated by blank lines; a paragraph that is a URL becomes the mail's button.
+  const parts: MailPart[] = [{ p: TEXT[locale].hello }];
+  for (const line of lines) {
+    if (!line) continue;
+    parts.push(
+      /^https?:\/\//.test(line) ? { link: { label: LINK_LABEL[locale], href: line } } : { p: line },
+    );
+  }
   return {
     to,
     from: { name: settings.site_title, address: settings.contact_email },
     subject: `${subject} — ${settings.site_title}`,
-    text: [TEXT[locale].hello, '', ...lines, '', settings.site_title].join('\n'),
+    ...composeMail(locale, parts, settings.site_title),
   };
 }
+
+const LINK_LABEL: Record<Locale, string> = { fr: 'Ouvrir le lien', en: 'Open the link' };
 
 export function verificationMail(
   settings: SiteSettings,

@@ -5,19 +5,12 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
+import { BUYER_ORDER_COLUMNS, buyerOrders, type BuyerOrder } from '../orders/view.ts';
 
 type Executor = Database | Transaction<DB>;
 
-export interface AccountOrder {
-  number: string;
-  /** When the order was placed (ISO 8601). */
-  date: string;
-  totalCents: number;
-  currency: string;
-  /** 'paid', 'unpaid' (payment page still open), 'refunded' or 'failed'. */
-  paymentStatus: string;
-  sessionId: string | null;
-}
+/** An order on the account page: as the buyer sees it, with its works (api/orders/view.ts). */
+export type AccountOrder = BuyerOrder;
 
 export interface AccountSubscription {
   status: string;
@@ -54,14 +47,7 @@ export async function listAccountOrders(
   if (!me) return [];
   const rows = await db
     .selectFrom('orders')
-    .select([
-      'order_number',
-      'created_at',
-      'total_cents',
-      'currency',
-      'payment_status',
-      'stripe_session_id',
-    ])
+    .select(BUYER_ORDER_COLUMNS)
     .where((eb) =>
       eb.or([
         eb('user_id', '=', me.id),
@@ -80,14 +66,7 @@ export async function listAccountOrders(
     .orderBy('order_number', 'desc')
     .limit(ACCOUNT_ORDERS_LIMIT)
     .execute();
-  return rows.map((o) => ({
-    number: o.order_number,
-    date: o.created_at.toISOString(),
-    totalCents: o.total_cents,
-    currency: o.currency,
-    paymentStatus: o.payment_status,
-    sessionId: o.stripe_session_id,
-  }));
+  return buyerOrders(db, rows);
 }
 
 /** The account's subscription (the most recently updated one), by the same ownership rule. */

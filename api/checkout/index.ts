@@ -43,6 +43,8 @@ export interface CheckoutRequest {
   billingSameAsShipping: boolean;
   billingAddress?: CheckoutAddress | undefined;
   promoCode?: string | undefined;
+  /** The buyer accepted the terms of sale (checked by the schema: no order without it). */
+  acceptTerms: true;
 }
 
 export interface CheckoutContext {

@@ -16,6 +16,8 @@ export interface MailMessage {
   to: string | MailAddress;
   subject: string;
   text: string;
+  /** The same message as HTML (api/mail/compose.ts); the text stays the alternative. */
+  html?: string;
   replyTo?: string | MailAddress;
   /** Defaults to the mailer's `from`. */
   from?: string | MailAddress;

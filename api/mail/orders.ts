@@ -1,15 +1,28 @@
 // The mails an order sends once paid: the buyer's confirmation in the order's language
 // (storefront §2 "Payment success", §9: shipment in 2–3 business days with tracking, delivery in
-// 3–7 business days, 30-day guarantee) and a notification to the gallery, in French.
+// 3–7 business days, 30-day guarantee) and a notification to the gallery, in French. Both list
+// the works and name the countries; HTML with a plain-text alternative (api/mail/compose.ts).
 import type { OrderSummary } from '../orders/index.ts';
 import type { SiteSettings } from '../settings/index.ts';
+import { composeMail, type MailPart } from './compose.ts';
 import type { MailMessage } from './index.ts';
 
-function money(locale: 'fr' | 'en', cents: number, currency: string): string {
+type Locale = 'fr' | 'en';
+
+function money(locale: Locale, cents: number, currency: string): string {
   return new Intl.NumberFormat(locale === 'fr' ? 'fr-FR' : 'en', {
     style: 'currency',
     currency,
   }).format(cents / 100);
+}
+
+/** 'PT' → 'Portugal' / 'Portugal', 'NL' → 'Pays-Bas' / 'Netherlands'. */
+export function countryName(locale: Locale, code: string): string {
+  try {
+    return new Intl.DisplayNames([locale], { type: 'region' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
 
 const TEXT = {
@@ -17,20 +30,24 @@ const TEXT = {
     subject: (n: string) => `Confirmation de votre commande ${n}`,
     hello: (name: string) => `Bonjour ${name},`,
     thanks: 'Merci pour votre achat. Votre paiement est confirmé.',
-    order: 'Commande',
-    original: 'œuvre originale',
-    print: 'tirage',
+    order: (n: string) => `Votre commande ${n}`,
+    original: 'Œuvre originale',
+    print: 'Tirage d’art',
+    quantity: (q: number) => `quantité ${q}`,
     subtotal: 'Sous-total',
-    discount: (code: string | null) => (code ? `Réduction (${code})` : 'Réduction'),
+    discount: (code: string | null) => (code ? `Remise (${code})` : 'Remise'),
     shipping: 'Livraison',
     free: 'Gratuite',
     total: 'Total',
+    nextTitle: 'Et maintenant ?',
+    certificate:
+      'Votre œuvre originale est préparée avec soin et accompagnée de son certificat d’authenticité signé.',
+    prepared:
+      'Votre commande est préparée avec soin ; chaque tirage est numéroté et signé à la main.',
     next: [
-      'Et maintenant ?',
-      '- Votre commande est préparée avec soin et accompagnée de son certificat d’authenticité signé.',
-      '- Expédition sous 2 à 3 jours ouvrés, avec un numéro de suivi envoyé par e-mail.',
-      '- Livraison en 3 à 7 jours ouvrés.',
-      '- Garantie qualité de 30 jours.',
+      'Expédition sous 2 à 3 jours ouvrés, avec un numéro de suivi envoyé par e-mail.',
+      'Livraison en 3 à 7 jours ouvrés.',
+      'Garantie qualité de 30 jours.',
     ],
     address: 'Adresse de livraison',
     questions: (email: string) => `Une question ? Répondez à ce message ou écrivez à ${email}.`,
@@ -39,27 +56,30 @@ const TEXT = {
     subject: (n: string) => `Your order ${n} is confirmed`,
     hello: (name: string) => `Hello ${name},`,
     thanks: 'Thank you for your purchase. Your payment is confirmed.',
-    order: 'Order',
-    original: 'original artwork',
-    print: 'print',
+    order: (n: string) => `Your order ${n}`,
+    original: 'Original artwork',
+    print: 'Fine-art print',
+    quantity: (q: number) => `quantity ${q}`,
     subtotal: 'Subtotal',
     discount: (code: string | null) => (code ? `Discount (${code})` : 'Discount'),
     shipping: 'Shipping',
     free: 'Free',
     total: 'Total',
+    nextTitle: 'What happens next?',
+    certificate:
+      'Your original artwork is carefully prepared and comes with its signed certificate of authenticity.',
+    prepared: 'Your order is carefully prepared; each print is numbered and hand-signed.',
     next: [
-      'What happens next?',
-      '- Your order is carefully prepared and comes with its signed certificate of authenticity.',
-      '- Shipment within 2–3 business days, with a tracking number sent by email.',
-      '- Delivery within 3–7 business days.',
-      '- 30-day quality guarantee.',
+      'Shipment within 2–3 business days, with a tracking number sent by email.',
+      'Delivery within 3–7 business days.',
+      '30-day quality guarantee.',
     ],
     address: 'Shipping address',
     questions: (email: string) => `Any question? Reply to this message or write to ${email}.`,
   },
 } as const;
 
-function addressLines(value: unknown): string[] {
+function addressLines(value: unknown, locale: Locale): string[] {
   const a = (typeof value === 'string' ? JSON.parse(value) : value) as Record<
     string,
     string | undefined
@@ -69,72 +89,96 @@ function addressLines(value: unknown): string[] {
     a['street'],
     a['additionalInfo'],
     `${a['postalCode'] ?? ''} ${a['city'] ?? ''}`.trim(),
-    a['country'],
+    a['country'] ? countryName(locale, a['country']) : undefined,
   ].filter((l): l is string => Boolean(l));
 }
 
-function totalsLines(order: OrderSummary, locale: 'fr' | 'en'): string[] {
+/** The works bought and the amounts, as mail parts. */
+function orderParts(order: OrderSummary, locale: Locale): MailPart[] {
   const t = TEXT[locale];
   const m = (c: number) => money(locale, c, order.currency);
   return [
-    ...order.lines.map(
-      (l) =>
-        `${l.title} (${l.type === 'original' ? t.original : t.print}) × ${l.quantity} — ${m(l.unitPriceCents * l.quantity)}`,
-    ),
-    '',
-    `${t.subtotal}: ${m(order.subtotalCents)}`,
-    ...(order.discountCents > 0
-      ? [`${t.discount(order.promoCode)}: −${m(order.discountCents)}`]
-      : []),
-    `${t.shipping}: ${order.shippingCents === 0 ? t.free : m(order.shippingCents)}`,
-    `${t.total}: ${m(order.totalCents)}`,
+    {
+      lines: order.lines.map((l) => ({
+        title: l.title,
+        detail: `${l.type === 'original' ? t.original : t.print}, ${t.quantity(l.quantity)}`,
+        amount: m(l.unitPriceCents * l.quantity),
+      })),
+    },
+    {
+      totals: [
+        { label: t.subtotal, amount: m(order.subtotalCents) },
+        ...(order.discountCents > 0
+          ? [{ label: t.discount(order.promoCode), amount: `−${m(order.discountCents)}` }]
+          : []),
+        {
+          label: t.shipping,
+          amount: order.shippingCents === 0 ? t.free : m(order.shippingCents),
+        },
+        { label: t.total, amount: m(order.totalCents), strong: true },
+      ],
+    },
   ];
 }
 
 export function orderConfirmationMail(order: OrderSummary, settings: SiteSettings): MailMessage {
   const locale = order.locale;
   const t = TEXT[locale];
+  const hasOriginal = order.lines.some((l) => l.type === 'original');
+  const hasPrint = order.lines.some((l) => l.type === 'print');
+  const body = composeMail(
+    locale,
+    [
+      { p: t.hello(order.name) },
+      { p: t.thanks },
+      { heading: t.order(order.number) },
+      ...orderParts(order, locale),
+      { block: { heading: t.address, lines: addressLines(order.shippingAddress, locale) } },
+      { heading: t.nextTitle },
+      {
+        // A certificate of authenticity comes with an original only (issue 9).
+        list: [
+          ...(hasOriginal ? [t.certificate] : []),
+          ...(hasPrint ? [t.prepared] : []),
+          ...t.next,
+        ],
+      },
+      { p: t.questions(settings.contact_email) },
+    ],
+    settings.site_title,
+  );
   return {
     to: { name: order.name, address: order.email },
     from: { name: settings.site_title, address: settings.contact_email },
     subject: t.subject(order.number),
-    text: [
-      t.hello(order.name),
-      '',
-      t.thanks,
-      '',
-      `${t.order} ${order.number}`,
-      ...totalsLines(order, locale),
-      '',
-      `${t.address}:`,
-      ...addressLines(order.shippingAddress),
-      '',
-      ...t.next,
-      '',
-      t.questions(settings.contact_email),
-      '',
-      settings.site_title,
-    ].join('\n'),
+    ...body,
   };
 }
 
 export function galleryOrderNotification(order: OrderSummary, settings: SiteSettings): MailMessage {
+  const body = composeMail(
+    'fr',
+    [
+      { p: `Commande ${order.number} payée par carte.` },
+      { p: `Client : ${order.name} <${order.email}>` },
+      { p: `Paiement : ${order.paymentIntentId ?? '—'} (session ${order.sessionId ?? '—'})` },
+      { heading: 'Œuvres' },
+      ...orderParts(order, 'fr'),
+      {
+        block: {
+          heading: 'Adresse de livraison',
+          lines: addressLines(order.shippingAddress, 'fr'),
+        },
+      },
+      { p: 'À expédier sous 2 à 3 jours ouvrés, avec numéro de suivi.' },
+    ],
+    settings.site_title,
+  );
   return {
     to: settings.contact_email,
     from: { name: settings.site_title, address: settings.contact_email },
     replyTo: { name: order.name, address: order.email },
     subject: `[Galerie] Nouvelle commande payée ${order.number} — ${money('fr', order.totalCents, order.currency)}`,
-    text: [
-      `Commande ${order.number} payée par carte.`,
-      `Client : ${order.name} <${order.email}>`,
-      `Paiement : ${order.paymentIntentId ?? '—'} (session ${order.sessionId ?? '—'})`,
-      '',
-      ...totalsLines(order, 'fr'),
-      '',
-      'Adresse de livraison :',
-      ...addressLines(order.shippingAddress),
-      '',
-      'À expédier sous 2 à 3 jours ouvrés, avec numéro de suivi.',
-    ].join('\n'),
+    ...body,
   };
 }

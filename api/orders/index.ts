@@ -6,6 +6,7 @@ import type { Database } from '../db/index.ts';
 import { closeUnpaidOrder, releaseHolds } from '../checkout/index.ts';
 import { clearCart } from '../cart/index.ts';
 import { AppError } from '../http/errors.ts';
+import { BUYER_ORDER_COLUMNS, buyerOrders, type BuyerOrder } from './view.ts';
 
 export interface OrderLine {
   title: string;
@@ -87,18 +88,29 @@ export async function readOrder(
   };
 }
 
-/** What the success page shows: verifying until the webhook has spoken, then confirmed or failed. */
-export async function orderStatusForSession(db: Database, sessionId: string) {
+/**
+ * What the success page shows: verifying until the webhook has spoken, then confirmed or failed,
+ * with the order as the buyer sees it (no internal ids) and the address its mail goes to.
+ */
+export async function orderStatusForSession(
+  db: Database,
+  sessionId: string,
+): Promise<{ state: 'verifying' | 'confirmed' | 'failed'; order: BuyerOrder & { email: string } }> {
   if (!/^cs_[A-Za-z0-9_]{8,255}$/.test(sessionId)) throw new AppError('not_found');
-  const order = await readOrder(db, { sessionId });
-  if (!order) throw new AppError('not_found', { message: 'No order for this payment session.' });
+  const row = await db
+    .selectFrom('orders')
+    .select([...BUYER_ORDER_COLUMNS, 'customer_email'])
+    .where('stripe_session_id', '=', sessionId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('not_found', { message: 'No order for this payment session.' });
+  const [order] = await buyerOrders(db, [row]);
   const state =
-    order.paymentStatus === 'paid'
+    row.payment_status === 'paid'
       ? 'confirmed'
-      : order.paymentStatus === 'unpaid'
+      : row.payment_status === 'unpaid'
         ? 'verifying'
         : 'failed';
-  return { state, order } as const;
+  return { state, order: { ...order!, email: row.customer_email } };
 }
 
 function paymentIntentOf(session: Stripe.Checkout.Session): string | null {

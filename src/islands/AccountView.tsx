@@ -3,23 +3,15 @@
 // them from the server; after a payment (?from=success, or the success page's mark in this tab)
 // the orders are asked again 2 s later, so an order the webhook has just confirmed shows.
 import { useEffect, useState } from 'react';
-import { formatPrice } from '../i18n/index.ts';
 import { callApi } from './api.ts';
 import { failureText, sendJson } from './auth-kit.tsx';
 import { ORDER_PAID_MARK } from './order-paid-mark.ts';
 import { translator, type Translate } from './translate.ts';
-import type { Locale, Messages } from './types.ts';
+import { OrderSummary } from './OrderSummary.tsx';
+import type { BuyerOrderData, Locale, Messages } from './types.ts';
 
-/** An item of `orders` in GET /api/account/orders (docs/accounts-api.md). */
-export interface AccountOrder {
-  number: string;
-  /** ISO date. */
-  date: string;
-  totalCents: number;
-  currency: string;
-  paymentStatus: string;
-  sessionId: string | null;
-}
+/** An item of `orders` in GET /api/account/orders (docs/accounts-api.md): the order as its buyer sees it. */
+export type AccountOrder = BuyerOrderData;
 
 export interface AccountSubscription {
   status: string;
@@ -66,9 +58,6 @@ function formatDate(locale: Locale, iso: string): string {
 }
 
 /** storefront §9: the session id shown cut to 20 characters. */
-function shortSession(id: string): string {
-  return id.length > 20 ? `${id.slice(0, 20)}…` : id;
-}
 
 function newestFirst(orders: readonly AccountOrder[]): AccountOrder[] {
   return [...orders].sort((a, b) => Date.parse(b.date) - Date.parse(a.date));
@@ -307,47 +296,31 @@ function Orders({
       </div>
     );
   }
-  const row = 'grid gap-1 py-1.5 sm:grid-cols-[8rem_1fr]';
   return (
     <ul className="mt-4 space-y-4">
       {newestFirst(orders).map((order) => {
         const paid = order.paymentStatus === 'paid';
-        const session = order.sessionId ?? '';
         return (
           <li key={order.number} className="rounded-lg border border-black/10 bg-white p-5">
-            <h3 className="font-serif text-xl">
-              {t('account.orders.number', { number: order.number })}
-            </h3>
-            <dl className="mt-3 divide-y divide-black/10 text-sm">
-              <div className={row}>
-                <dt className="font-medium">{t('account.orders.date')}</dt>
-                <dd>
-                  <time dateTime={order.date}>{formatDate(locale, order.date)}</time>
-                </dd>
-              </div>
-              <div className={row}>
-                <dt className="font-medium">{t('account.orders.total')}</dt>
-                <dd>{formatPrice(locale, order.totalCents, order.currency.toUpperCase())}</dd>
-              </div>
-              <div className={row}>
-                <dt className="font-medium">{t('account.orders.status')}</dt>
-                <dd
+            <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+              <h3 className="font-serif text-xl">
+                {t('account.orders.number', { number: order.number })}
+              </h3>
+              <p className="text-sm">
+                <time dateTime={order.date}>{formatDate(locale, order.date)}</time>
+                {' · '}
+                <span
                   className={
                     paid ? 'font-semibold text-green-800' : 'font-semibold text-orange-800'
                   }
                 >
                   {paid ? t('account.orders.paid') : order.paymentStatus}
-                </dd>
-              </div>
-              {session && (
-                <div className={row}>
-                  <dt className="font-medium">{t('account.orders.session')}</dt>
-                  <dd className="font-mono" title={session}>
-                    {shortSession(session)}
-                  </dd>
-                </div>
-              )}
-            </dl>
+                </span>
+              </p>
+            </div>
+            <div className="mt-3">
+              <OrderSummary order={order} locale={locale} t={t} />
+            </div>
           </li>
         );
       })}

@@ -8,7 +8,7 @@ import { apiErrorText, callApi, type ApiResult } from './api.ts';
 import { setCartCount } from './cart-bridge.ts';
 import { LineImage } from './LineImage.tsx';
 import { PromoBox } from './PromoBox.tsx';
-import { Totals } from './Totals.tsx';
+import { CartTotals } from './Totals.tsx';
 import { translator } from './translate.ts';
 import type { CartAnswer, CartData, CartLineData, Locale, Messages } from './types.ts';
 
@@ -239,7 +239,7 @@ export default function CartView({ locale, cart: initial, messages, links }: Pro
             }
             onRemove={() => change(() => callApi('DELETE', '/api/cart/promo'), 'cart.error.update')}
           />
-          <Totals cart={cart} locale={locale} t={t} />
+          <CartTotals cart={cart} locale={locale} t={t} />
           <div className="flex flex-col gap-3">
             <a
               href={links.checkout}

@@ -10,7 +10,7 @@ import { apiErrorText, callApi, type ApiError } from './api.ts';
 import { setCartCount } from './cart-bridge.ts';
 import { LineImage } from './LineImage.tsx';
 import { PromoBox } from './PromoBox.tsx';
-import { Totals } from './Totals.tsx';
+import { CartTotals } from './Totals.tsx';
 import { translator } from './translate.ts';
 import type { CartAnswer, CartData, Locale, Messages } from './types.ts';
 
@@ -18,7 +18,7 @@ interface Props {
   locale: Locale;
   cart: CartData;
   messages: Messages;
-  links: { cart: string };
+  links: { cart: string; terms: string };
   /** From the server's payment configuration (no secrets): the LIVE/TEST badge and readiness. */
   payment: { mode: 'live' | 'test'; ready: boolean; problems: string[] };
   /** The code the site advertises (settings' banner code), for the promo hint. */
@@ -39,25 +39,31 @@ type FieldName =
   | 'billingCity'
   | 'billingPostalCode'
   | 'billingCountry'
-  | 'billingAdditionalInfo';
+  | 'billingAdditionalInfo'
+  | 'acceptTerms';
 
-/** Each field's path in the checkout schema, in the spec's order of the pre-payment list (§5). */
+/**
+ * Each field's path in the checkout schema, in the order the form shows them (issue 9: the list
+ * of problems follows the form, top to bottom, not the spec's back-office order).
+ */
 const PATHS: Record<FieldName, string> = {
-  email: 'customer.email',
   name: 'customer.name',
+  email: 'customer.email',
   phone: 'customer.phone',
   street: 'shippingAddress.street',
-  city: 'shippingAddress.city',
   postalCode: 'shippingAddress.postalCode',
+  city: 'shippingAddress.city',
   country: 'shippingAddress.country',
   additionalInfo: 'shippingAddress.additionalInfo',
   billingStreet: 'billingAddress.street',
-  billingCity: 'billingAddress.city',
   billingPostalCode: 'billingAddress.postalCode',
+  billingCity: 'billingAddress.city',
   billingCountry: 'billingAddress.country',
   billingAdditionalInfo: 'billingAddress.additionalInfo',
+  acceptTerms: 'acceptTerms',
 };
-const FIELD_ORDER = Object.values(PATHS);
+/** The fields of the left column; the terms box sits by the pay button, after the summary. */
+const FIELD_ORDER = Object.values(PATHS).filter((path) => path !== PATHS.acceptTerms);
 const fieldId = (path: string) => `checkout-${path.replace(/\./g, '-')}`;
 
 interface Problem {
@@ -196,6 +202,7 @@ export default function CheckoutForm(props: Props) {
     });
     return {
       locale,
+      acceptTerms: data.get(PATHS.acceptTerms) === 'on',
       items: cart.lines.map((line) => ({ artworkId: line.artworkId, quantity: line.quantity })),
       customer: { name: value('name'), email: value('email'), ...optional('phone', 'phone') },
       shippingAddress: address(false),
@@ -205,9 +212,16 @@ export default function CheckoutForm(props: Props) {
     };
   }
 
-  /** storefront §5 pre-payment check, in the spec's order; the schema's errors by field. */
+  /**
+   * storefront §5 pre-payment check, in the order of the page: the fields top to bottom, then the
+   * order summary, then the terms box by the pay button.
+   */
   function prePaymentProblems(fields: Record<string, string>): Problem[] {
     const list: Problem[] = [];
+    for (const path of FIELD_ORDER) {
+      const key = fields[path];
+      if (key) list.push({ text: keyText(key, path), path });
+    }
     if (cart.lines.length === 0 || fields['items'])
       list.push({ text: t('checkout.error.cartEmpty') });
     cart.lines.forEach((line, index) => {
@@ -218,14 +232,12 @@ export default function CheckoutForm(props: Props) {
       if (!(line.unitPriceCents > 0)) list.push({ text: t('checkout.error.itemPrice', { n }) });
       if (!(line.quantity > 0)) list.push({ text: t('checkout.error.itemQuantity', { n }) });
     });
-    for (const path of FIELD_ORDER) {
-      const key = fields[path];
-      if (key) list.push({ text: keyText(key, path), path });
-    }
     if (!(cart.totals.subtotalCents > 0)) list.push({ text: t('checkout.error.subtotal') });
     if (!(cart.totals.totalCents > 0)) list.push({ text: t('checkout.error.total') });
+    const terms = fields[PATHS.acceptTerms];
+    if (terms) list.push({ text: keyText(terms, PATHS.acceptTerms), path: PATHS.acceptTerms });
     for (const [path, key] of Object.entries(fields)) {
-      if (path === 'items' || FIELD_ORDER.includes(path)) continue;
+      if (path === 'items' || path === PATHS.acceptTerms || FIELD_ORDER.includes(path)) continue;
       list.push({ text: keyText(key, path) });
     }
     return list.filter((p, i) => list.findIndex((q) => q.text === p.text) === i);
@@ -235,7 +247,7 @@ export default function CheckoutForm(props: Props) {
     setFieldErrors(
       Object.fromEntries(
         Object.entries(fields)
-          .filter(([path]) => FIELD_ORDER.includes(path))
+          .filter(([path]) => FIELD_ORDER.includes(path) || path === PATHS.acceptTerms)
           .map(([path, key]) => [path, keyText(key, path)]),
       ),
     );
@@ -558,14 +570,15 @@ export default function CheckoutForm(props: Props) {
             promo={cart.promo}
             busy={promoBusy || processing}
             hint={
-              promoHint
+              // The advertised code is pointless once one is applied (one code at a time).
+              promoHint && !cart.promo
                 ? t('promo.hint', { percent: promoHint.percent, code: promoHint.code })
                 : undefined
             }
             onApply={(code) => promoChange('POST', { code })}
             onRemove={() => promoChange('DELETE')}
           />
-          <Totals cart={cart} locale={locale} t={t} />
+          <CartTotals cart={cart} locale={locale} t={t} />
 
           {!payment.ready && (
             <div
@@ -589,6 +602,34 @@ export default function CheckoutForm(props: Props) {
             </div>
           )}
 
+          <div>
+            <label className="flex gap-3 text-sm">
+              <input
+                id={fieldId(PATHS.acceptTerms)}
+                type="checkbox"
+                name={PATHS.acceptTerms}
+                onChange={edited('acceptTerms')}
+                aria-invalid={fieldErrors[PATHS.acceptTerms] ? true : undefined}
+                aria-describedby={
+                  fieldErrors[PATHS.acceptTerms] ? `${fieldId(PATHS.acceptTerms)}-error` : undefined
+                }
+                className="mt-0.5 h-5 w-5 shrink-0"
+              />
+              <span>
+                {t('checkout.terms.before')}{' '}
+                <a href={links.terms} target="_blank" rel="noopener" className="underline">
+                  {t('checkout.terms.link')}
+                  <span className="sr-only"> {t('checkout.terms.newTab')}</span>
+                </a>
+                {t('checkout.terms.after')}
+              </span>
+            </label>
+            {fieldErrors[PATHS.acceptTerms] && (
+              <p id={`${fieldId(PATHS.acceptTerms)}-error`} className="mt-1 text-sm text-red-700">
+                {fieldErrors[PATHS.acceptTerms]}
+              </p>
+            )}
+          </div>
           <p role="alert" className="rounded bg-red-50 p-3 text-sm text-red-800 empty:hidden">
             {submitError}
           </p>
@@ -596,11 +637,16 @@ export default function CheckoutForm(props: Props) {
             type="submit"
             disabled={!payment.ready || !hydrated}
             aria-disabled={processing || undefined}
-            aria-describedby={payment.ready ? undefined : 'checkout-config-problem'}
+            aria-describedby={payment.ready ? 'checkout-pay-note' : 'checkout-config-problem'}
             className="min-h-12 w-full rounded bg-ink px-6 font-medium text-white disabled:cursor-not-allowed disabled:opacity-60 aria-disabled:cursor-wait aria-disabled:opacity-70"
           >
             {payLabel}
           </button>
+          {payment.ready && (
+            <p id="checkout-pay-note" className="text-xs text-black/70">
+              {t('checkout.payNote', { amount: money(cart.totals.totalCents) })}
+            </p>
+          )}
         </section>
       </div>
     </form>

@@ -2,22 +2,16 @@
 // webhook's job: this only empties the badge at once, then asks the server every second (up to
 // ~30 s) whether the order behind the session is paid, and shows it.
 import { useEffect, useRef, useState } from 'react';
-import { formatPrice, localizedPath } from '../i18n/index.ts';
+import { localizedPath } from '../i18n/index.ts';
 import { apiErrorText, callApi } from './api.ts';
 import { pinCartCount, refreshCartCount } from './cart-bridge.ts';
 import { markOrderPaid } from './order-paid-mark.ts';
 import { translator } from './translate.ts';
-import type { Locale, Messages } from './types.ts';
+import { OrderSummary } from './OrderSummary.tsx';
+import type { BuyerOrderData, Locale, Messages } from './types.ts';
 
-interface Order {
-  number: string;
-  email: string;
-  totalCents: number;
-  currency: string;
-  paymentStatus: string;
-  paymentIntentId: string | null;
-  sessionId: string | null;
-}
+/** The order behind the session (GET /api/orders/status): no payment provider ids. */
+type Order = BuyerOrderData & { email: string };
 
 interface StatusAnswer {
   state: 'verifying' | 'confirmed' | 'failed';
@@ -184,9 +178,8 @@ function Confirmed({
   links: Props['links'];
 }) {
   const paid = order.paymentStatus === 'paid';
-  const session = order.sessionId ?? '';
-  // One variant of the spec shows the session id cut to 20 characters.
-  const shortSession = session.length > 20 ? `${session.slice(0, 20)}…` : session;
+  // Only an original comes with a certificate of authenticity (issue 9).
+  const hasOriginal = order.lines.some((line) => line.type === 'original');
   const row = 'grid gap-1 py-2 sm:grid-cols-[12rem_1fr]';
   return (
     <>
@@ -197,7 +190,7 @@ function Confirmed({
         className="mt-8 rounded-lg border border-black/10 bg-white p-6"
       >
         <h2 id="success-details-title" className="font-serif text-2xl">
-          {t('success.details')}
+          {t('success.orderTitle', { number: order.number })}
         </h2>
         <dl className="mt-4 divide-y divide-black/10 text-sm">
           <div className={row}>
@@ -211,30 +204,20 @@ function Confirmed({
             <dd>{order.number}</dd>
           </div>
           <div className={row}>
+            <dt className="font-medium">{t('success.date')}</dt>
+            <dd>
+              <time dateTime={order.date}>{formatOrderDate(locale, order.date)}</time>
+            </dd>
+          </div>
+          <div className={row}>
             <dt className="font-medium">{t('success.email')}</dt>
             <dd className="break-all">{order.email}</dd>
           </div>
-          <div className={row}>
-            <dt className="font-medium">{t('success.total')}</dt>
-            <dd>{formatPrice(locale, order.totalCents, order.currency)}</dd>
-          </div>
-          <div className={row}>
-            <dt className="font-medium">{t('success.currency')}</dt>
-            <dd>{order.currency.toUpperCase()}</dd>
-          </div>
-          {order.paymentIntentId && (
-            <div className={row}>
-              <dt className="font-medium">{t('success.paymentIntent')}</dt>
-              <dd className="font-mono break-all">{order.paymentIntentId}</dd>
-            </div>
-          )}
-          <div className={row}>
-            <dt className="font-medium">{t('success.sessionId')}</dt>
-            <dd className="font-mono" title={session}>
-              {shortSession}
-            </dd>
-          </div>
         </dl>
+        <h3 className="mt-6 font-serif text-xl">{t('order.works')}</h3>
+        <div className="mt-2">
+          <OrderSummary order={order} locale={locale} t={t} />
+        </div>
       </section>
 
       <section aria-labelledby="success-next-title" className="mt-8">
@@ -243,7 +226,7 @@ function Confirmed({
         </h2>
         <ol className="mt-3 list-decimal space-y-2 pl-5">
           <li>{t('success.step.email', { email: order.email })}</li>
-          <li>{t('success.step.preparation')}</li>
+          <li>{t(hasOriginal ? 'success.step.preparation' : 'success.step.preparationPrints')}</li>
         </ol>
       </section>
 
@@ -280,4 +263,13 @@ function Confirmed({
       </p>
     </>
   );
+}
+
+/** The date and time of the order, in the gallery's time zone (the same on server and browser). */
+function formatOrderDate(locale: Locale, iso: string): string {
+  return new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'Europe/Paris',
+  }).format(new Date(iso));
 }

@@ -4,15 +4,26 @@ import { formatPrice } from '../i18n/index.ts';
 import type { Translate } from './translate.ts';
 import type { CartData, Locale } from './types.ts';
 
+interface Amounts {
+  subtotalCents: number;
+  discountCents: number;
+  shippingCents: number;
+  totalCents: number;
+}
+
 interface Props {
-  cart: CartData;
+  totals: Amounts;
+  /** The discount line's label ('Remise (SASHA25, -15 %)'), when there is a discount. */
+  discountLabel: string | null;
+  /** A line under the totals (the cart's free-shipping threshold). */
+  note?: string | undefined;
   locale: Locale;
+  currency?: string;
   t: Translate;
 }
 
-export function Totals({ cart, locale, t }: Props) {
-  const { totals, promo, shipping } = cart;
-  const money = (cents: number) => formatPrice(locale, cents);
+export function Totals({ totals, discountLabel, note, locale, currency = 'EUR', t }: Props) {
+  const money = (cents: number) => formatPrice(locale, cents, currency);
   const row = 'flex items-baseline justify-between gap-4';
   return (
     <>
@@ -21,9 +32,9 @@ export function Totals({ cart, locale, t }: Props) {
           <dt>{t('cart.subtotal')}</dt>
           <dd>{money(totals.subtotalCents)}</dd>
         </div>
-        {promo && totals.discountCents > 0 && (
+        {discountLabel && totals.discountCents > 0 && (
           <div className={`${row} text-green-800`}>
-            <dt>{t('cart.discount', { code: promo.code, percent: promo.percent })}</dt>
+            <dt>{discountLabel}</dt>
             <dd>−{money(totals.discountCents)}</dd>
           </div>
         )}
@@ -38,11 +49,29 @@ export function Totals({ cart, locale, t }: Props) {
           <dd>{money(totals.totalCents)}</dd>
         </div>
       </dl>
-      {totals.shippingCents > 0 && shipping.freeThresholdCents > 0 && (
-        <p className="mt-2 text-xs text-black/70">
-          {t('cart.freeShippingFrom', { amount: money(shipping.freeThresholdCents) })}
-        </p>
-      )}
+      {note && <p className="mt-2 text-xs text-black/70">{note}</p>}
     </>
+  );
+}
+
+/** A cart's totals: its promo as the discount label, the free-shipping threshold as the note. */
+export function CartTotals({ cart, locale, t }: { cart: CartData; locale: Locale; t: Translate }) {
+  const { totals, promo, shipping } = cart;
+  return (
+    <Totals
+      totals={totals}
+      discountLabel={
+        promo ? t('cart.discount', { code: promo.code, percent: promo.percent }) : null
+      }
+      note={
+        totals.shippingCents > 0 && shipping.freeThresholdCents > 0
+          ? t('cart.freeShippingFrom', {
+              amount: formatPrice(locale, shipping.freeThresholdCents),
+            })
+          : undefined
+      }
+      locale={locale}
+      t={t}
+    />
   );
 }

@@ -46,3 +46,27 @@ export interface CartAnswer {
 
 /** Translated texts, picked on the server for the island (see pick-messages.ts). */
 export type Messages = Readonly<Record<string, string>>;
+
+/** An order as its buyer sees it (success and account pages): `BuyerOrder` of api/orders/view.ts. */
+export interface BuyerOrderLineData {
+  title: string;
+  type: 'original' | 'print';
+  quantity: number;
+  unitPriceCents: number;
+  lineTotalCents: number;
+  image: { sha256: string; width: number; height: number } | null;
+}
+
+export interface BuyerOrderData {
+  number: string;
+  date: string;
+  locale: Locale;
+  paymentStatus: string;
+  currency: string;
+  subtotalCents: number;
+  promoCode: string | null;
+  discountCents: number;
+  shippingCents: number;
+  totalCents: number;
+  lines: BuyerOrderLineData[];
+}

@@ -13,6 +13,7 @@ const valid = {
   },
   billingSameAsShipping: true,
   promoCode: 'SASHA25',
+  acceptTerms: true,
 };
 
 const errorsOf = (input: unknown) => {
@@ -23,6 +24,17 @@ const errorsOf = (input: unknown) => {
 describe('checkoutSchema', () => {
   it('accepts what the checkout form sends', () => {
     expect(checkoutSchema.safeParse(valid).success).toBe(true);
+  });
+
+  it('requires the terms of sale to be accepted (issue 9)', () => {
+    const { acceptTerms: _accepted, ...without } = valid;
+    expect(errorsOf(without)).toEqual({ acceptTerms: 'checkout.error.terms' });
+    expect(errorsOf({ ...valid, acceptTerms: false })).toEqual({
+      acceptTerms: 'checkout.error.terms',
+    });
+    expect(errorsOf({ ...valid, acceptTerms: 'yes' })).toEqual({
+      acceptTerms: 'checkout.error.terms',
+    });
   });
 
   it('refuses prices, totals or any other field the browser must not decide', () => {

@@ -4,7 +4,10 @@
 // nothing else (a `price` field is refused). Error messages are translation keys.
 import * as z from 'zod/mini';
 
-/** storefront §9: countries offered, FR first and default. */
+/**
+ * storefront §9: the countries offered, FR first and default. The one list: the checkout's
+ * select, the server's check and the terms of sale's shipping section all read it.
+ */
 export const COUNTRIES = ['FR', 'BE', 'CH', 'DE', 'ES', 'IT', 'PT', 'NL', 'LU', 'AT'] as const;
 export type Country = (typeof COUNTRIES)[number];
 
@@ -81,6 +84,8 @@ export const checkoutSchema = z
       billingSameAsShipping: z.boolean({ error: 'checkout.error.invalid' }),
       billingAddress: z.optional(address('billing')),
       promoCode: optionalText(64),
+      /** The buyer ticked 'I accept the terms of sale' (issue 9): no order without it. */
+      acceptTerms: z.literal(true, { error: 'checkout.error.terms' }),
     },
     { error: 'checkout.error.invalid' },
   )

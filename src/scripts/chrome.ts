@@ -61,13 +61,14 @@ if (menu && menuButton) {
 // Cart badge and menu count, live from the cart store.
 const badge = document.querySelector<HTMLElement>('[data-cart-badge]');
 const cartLink = document.querySelector<HTMLElement>('[data-cart-link]');
-const menuCount = document.querySelector<HTMLElement>('[data-cart-count]');
+// The mobile menu's count and the gallery overlay's (the overlay covers the header's badge).
+const counts = document.querySelectorAll<HTMLElement>('[data-cart-count]');
 $cartCount.subscribe((count) => {
   if (badge) {
     badge.textContent = badgeText(count);
     badge.hidden = count === 0;
   }
-  if (menuCount) menuCount.textContent = badgeText(count);
+  for (const element of counts) element.textContent = badgeText(count);
   if (cartLink?.dataset['label']) {
     cartLink.setAttribute(
       'aria-label',

@@ -1,6 +1,6 @@
 // Gallery behaviour in plain TypeScript: keyboard-operable tabs, the detail overlay (a modal
 // dialog with its own URL, ?work=<slug>), live availability, and the add-to-cart buttons.
-import { addToCart, AddToCartError, apiErrorText } from '../stores/cart.ts';
+import { $cartCount, addToCart, AddToCartError, apiErrorText } from '../stores/cart.ts';
 import { afterLoad } from './after-load.ts';
 import { lockScroll, trapFocus, unlockScroll } from './layers.ts';
 
@@ -72,6 +72,8 @@ function setUpGallery(gallery: HTMLElement): void {
   if (overlay) trapFocus(overlay);
   overlay?.addEventListener('close', () => {
     if (!opened) return;
+    for (const status of opened.article.querySelectorAll('[data-add-status]'))
+      status.replaceChildren();
     details?.append(opened.article);
     unlockScroll();
     opened.opener?.focus();
@@ -117,16 +119,39 @@ function setUpGallery(gallery: HTMLElement): void {
     }
   };
 
+  /** The confirmation of the line added, with the new count and the ways on (AddedToCart.astro). */
+  function confirm(block: HTMLElement): void {
+    const status = block.querySelector<HTMLElement>('[data-add-status]');
+    const template = block.querySelector<HTMLTemplateElement>('template[data-add-confirmation]');
+    if (!status || !template) return;
+    const content = template.content.cloneNode(true) as DocumentFragment;
+    const viewCart = content.querySelector<HTMLElement>('[data-view-cart]');
+    if (viewCart)
+      viewCart.textContent = (viewCart.dataset['label'] ?? '').replace(
+        '{count}',
+        String($cartCount.get()),
+      );
+    content
+      .querySelector('[data-continue]')
+      ?.addEventListener('click', () =>
+        overlay?.open ? overlay.close() : status.replaceChildren(),
+      );
+    status.replaceChildren(content);
+  }
+
   async function add(button: HTMLButtonElement): Promise<void> {
     const id = Number(button.dataset['artworkId']);
-    const message = button.parentElement?.querySelector<HTMLElement>('[data-add-message]');
+    const block = button.closest<HTMLElement>('[data-variant-block]');
+    const message = block?.querySelector<HTMLElement>('[data-add-message]');
+    const status = block?.querySelector<HTMLElement>('[data-add-status]');
     button.disabled = true;
     button.setAttribute('aria-busy', 'true');
     button.textContent = text('tAdding');
     if (message) message.textContent = '';
+    status?.replaceChildren();
     try {
       await addToCart(id);
-      if (message) message.textContent = text('tAdded');
+      if (block) confirm(block);
     } catch (error) {
       // The refusal's code in the page's language (data-t-errors), else the spec's add failure.
       if (message)
@@ -155,11 +180,13 @@ function setUpGallery(gallery: HTMLElement): void {
     for (const price of gallery.querySelectorAll<HTMLElement>('[data-card-price]')) {
       const state = byId.get(Number(price.dataset['artworkId']));
       if (!state) continue;
-      const block = gallery.querySelector<HTMLElement>(
-        `[data-variant-block][data-artwork-id="${state.id}"]`,
-      );
-      const sold = block?.dataset['type'] === 'original' && state.isSold;
-      price.textContent = sold ? text('tSold') : (price.dataset['price'] ?? '');
+      const original = price.dataset['type'] === 'original';
+      price.textContent =
+        original && state.isSold
+          ? text('tSold')
+          : !original && state.stock === 0
+            ? text('tOutOfStock')
+            : (price.dataset['price'] ?? '');
     }
     for (const block of gallery.querySelectorAll<HTMLElement>('[data-variant-block]')) {
       const state = byId.get(Number(block.dataset['artworkId']));
@@ -195,7 +222,8 @@ function setUpGallery(gallery: HTMLElement): void {
   async function refreshAvailability(): Promise<void> {
     loading?.classList.remove('invisible');
     try {
-      const response = await fetch('/api/availability');
+      // Always asked again (a 304 when nothing changed): a work bought a moment ago shows sold.
+      const response = await fetch('/api/availability', { cache: 'no-cache' });
       if (response.ok) apply(((await response.json()) as { works: Availability[] }).works);
     } catch {
       // Offline: the prerendered state stays; the cart re-checks everything anyway.
@@ -204,4 +232,12 @@ function setUpGallery(gallery: HTMLElement): void {
     }
   }
   afterLoad(() => void refreshAvailability());
+  // Back to the gallery from the cart or the payment (page restored from the back/forward cache),
+  // or back to its tab: what sold meanwhile shows at once.
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) void refreshAvailability();
+  });
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') void refreshAvailability();
+  });
 }

@@ -8,6 +8,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { parseMail } from '../helpers/mail.ts';
 import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
 
 const MAIL_DIR = path.resolve(import.meta.dirname, '..', '..', '.cache', 'e2e-data', 'mail');
@@ -76,30 +77,6 @@ async function submitLogin(page: Page, locale: Locale, email: string, password: 
   await page.getByRole('button', { name: TEXT[locale].login }).click();
 }
 
-/** The text of a mail file: headers unfolded, body decoded (quoted-printable or base64). */
-function readMail(raw: string): { headers: string; body: string } {
-  const split = raw.search(/\r?\n\r?\n/);
-  const headers = raw.slice(0, split).replace(/\r?\n[ \t]+/g, ' ');
-  const body = raw.slice(split).replace(/^\r?\n\r?\n/, '');
-  const encoding = /^content-transfer-encoding:\s*(\S+)/im.exec(headers)?.[1]?.toLowerCase();
-  if (encoding === 'base64')
-    return { headers, body: Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') };
-  if (encoding !== 'quoted-printable') return { headers, body };
-  // Soft line breaks (`=` at the end of a line) join the wrapped lines; `=XX` are bytes.
-  const joined = body.replace(/=\r?\n/g, '');
-  const bytes: number[] = [];
-  for (let i = 0; i < joined.length; i++) {
-    const hex = joined.slice(i + 1, i + 3);
-    if (joined[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(hex)) {
-      bytes.push(parseInt(hex, 16));
-      i += 2;
-    } else {
-      bytes.push(...Buffer.from(joined[i]!, 'utf8'));
-    }
-  }
-  return { headers, body: Buffer.from(bytes).toString('utf8') };
-}
-
 /** The link containing `marker` in the newest mail to `address` that has one, or null. */
 async function linkInNewestMail(address: string, marker: string): Promise<string | null> {
   const names = await fs.readdir(MAIL_DIR).catch(() => [] as string[]);
@@ -113,7 +90,9 @@ async function linkInNewestMail(address: string, marker: string): Promise<string
   );
   files.sort((a, b) => b.mtime - a.mtime || b.file.localeCompare(a.file));
   for (const { file } of files) {
-    const { headers, body } = readMail(await fs.readFile(file, 'utf8'));
+    const { headers, text: body, html } = parseMail(await fs.readFile(file, 'utf8'));
+    // Every mail has both bodies (issue 9): HTML with a plain-text alternative.
+    expect(html, 'HTML body').not.toBeNull();
     const to = /^to:\s*(.*)$/im.exec(headers)?.[1] ?? '';
     if (!to.toLowerCase().includes(address.toLowerCase())) continue;
     const link = body.split(/\s+/).find((word) => word.startsWith('http') && word.includes(marker));

@@ -99,7 +99,8 @@ function inspect(): LookProblem[] {
   }
 
   // Fields: a visible frame (WCAG 1.4.11, 3:1 against what is around it).
-  const fields = 'input:not([type=hidden]):not([type=checkbox]):not([type=radio]), select, textarea';
+  const fields =
+    'input:not([type=hidden]):not([type=checkbox]):not([type=radio]), select, textarea';
   for (const e of document.querySelectorAll(fields)) {
     if (!visible(e)) continue;
     const style = getComputedStyle(e);

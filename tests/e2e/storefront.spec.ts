@@ -290,6 +290,41 @@ test.describe('chrome', () => {
     await expect(banner).toBeHidden();
   });
 
+  for (const [width, height] of [
+    [1366, 900],
+    [390, 844],
+  ] as const) {
+    test(`the promo banner never covers the header, cart or menu (${width} px)`, async ({
+      page,
+    }) => {
+      await consentGiven(page);
+      await page.setViewportSize({ width, height });
+      await page.goto('/gallery');
+      const banner = page.locator('[data-promo-banner]');
+      for (const scroll of [60, 400, 2000]) {
+        await page.evaluate((y) => window.scrollTo(0, y), scroll);
+        await expect(banner).toBeVisible();
+        const header = (await page.locator('body > header').boundingBox())!;
+        const box = (await banner.boundingBox())!;
+        // Below the header, touching it, never over it.
+        expect(box.y).toBeGreaterThanOrEqual(header.y + header.height - 1);
+        for (const control of [
+          page.locator('[data-cart-link]'),
+          page.locator('a[data-lang-switch]'),
+          width < 768
+            ? page.getByRole('button', { name: 'Ouvrir le menu' })
+            : page.getByRole('link', { name: 'Galerie', exact: true }).first(),
+        ]) {
+          const target = (await control.boundingBox())!;
+          expect(target.y + target.height).toBeLessThanOrEqual(box.y + 0.5);
+        }
+      }
+      // Clicking the cart icon still goes to the cart.
+      await page.locator('[data-cart-link]').click();
+      await expect(page).toHaveURL(/\/panier$/);
+    });
+  }
+
   test('the cookie banner comes after 2 s; declining records the choice and deletes non-essential cookies', async ({
     page,
     context,

@@ -948,14 +948,21 @@ describe('account orders', () => {
     expect(answer.headers.get('cache-control')).toBe('private, no-store');
     const body = answer.body as { orders: Array<Record<string, unknown>>; subscription: unknown };
     expect(body.orders.map((o) => o.number)).toEqual([a2, aGuest, a1]);
+    // As the buyer sees it: the works and amounts, no payment provider id (issue 9).
     expect(body.orders[0]).toEqual({
       number: a2,
       date: '2026-03-01T10:00:00.000Z',
+      locale: 'fr',
+      subtotalCents: 42_000,
+      promoCode: null,
+      discountCents: 0,
+      shippingCents: 0,
       totalCents: 42_000,
       currency: 'EUR',
       paymentStatus: 'paid',
-      sessionId: `cs_test_${a2}`,
+      lines: [],
     });
+    expect(JSON.stringify(body)).not.toContain('cs_test_');
     expect(body.subscription).toBeNull();
 
     const ofB = await b.browser.send(ORDERS, 'GET', '/api/account/orders');

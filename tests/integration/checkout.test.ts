@@ -20,6 +20,7 @@ import {
   providePayments,
   type Payments,
 } from '../../api/payments/index.ts';
+import { orderStatusForSession } from '../../api/orders/index.ts';
 import { handleStripeWebhook } from '../../api/payments/webhook.ts';
 import { POST as CHECKOUT } from '../../src/pages/api/checkout/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -84,6 +85,7 @@ function request(
       country: 'FR',
     },
     billingSameAsShipping: true,
+    acceptTerms: true,
     ...extra,
   };
 }
@@ -408,6 +410,29 @@ describe('fulfilment by webhook', () => {
     expect(confirmation?.subject).toContain(order.order_number);
     expect(confirmation?.text).toContain('2 à 3 jours ouvrés');
     expect(confirmation?.text).toContain('30 jours');
+    expect(confirmation?.text).toContain('Payé');
+    expect(confirmation?.html).toContain('Payé');
+
+    // What the success page reads: the works and amounts, none of the provider's ids (issue 9).
+    const status = await orderStatusForSession(t.db, result.sessionId);
+    expect(status).toMatchObject({
+      state: 'confirmed',
+      order: {
+        number: order.order_number,
+        totalCents: 410000,
+        lines: [
+          {
+            title: 'Payé',
+            type: 'original',
+            quantity: 1,
+            unitPriceCents: 410000,
+            lineTotalCents: 410000,
+            image: null,
+          },
+        ],
+      },
+    });
+    expect(JSON.stringify(status)).not.toMatch(/cs_|pi_/);
 
     const event = received.find(
       (r) => r.type === 'checkout.session.completed' && r.body.includes(result.sessionId),
@@ -635,6 +660,32 @@ describe('POST /api/checkout', () => {
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
         'invalid_input',
       );
+    }
+    expect(await orders()).toBe(before);
+    expect(await work(print)).toMatchObject({ stock: 3 });
+  });
+
+  it('refuses an order whose buyer did not accept the terms of sale, creating nothing', async () => {
+    const print = await insertWork({
+      slug: 'cgv-print',
+      title: 'CGV',
+      type: 'print',
+      priceCents: 35000,
+      stock: 3,
+    });
+    const orders = async () => (await t.db.selectFrom('orders').select('id').execute()).length;
+    const before = await orders();
+    const { acceptTerms: _accepted, ...unaccepted } = request([{ artworkId: print, quantity: 1 }]);
+    for (const body of [unaccepted, { ...unaccepted, acceptTerms: false }]) {
+      const response = await call(body);
+      expect(response.status).toBe(400);
+      const { error } = (await response.json()) as {
+        error: { code: string; fields: Record<string, string> };
+      };
+      expect(error).toMatchObject({
+        code: 'invalid_input',
+        fields: { acceptTerms: 'checkout.error.terms' },
+      });
     }
     expect(await orders()).toBe(before);
     expect(await work(print)).toMatchObject({ stock: 3 });

@@ -1,15 +1,21 @@
 import type { APIRoute } from 'astro';
+import { createHash } from 'node:crypto';
 import { listAvailability } from '../../../api/catalog/index.ts';
 import { getDb } from '../../../api/db/context.ts';
 
 export const prerender = false;
 
-// Small and briefly cached: a work sold a few seconds ago may show as available that long, and
-// the cart and checkout re-check everything on the server anyway.
-export const GET: APIRoute = async () => {
-  const works = await listAvailability(await getDb());
-  return Response.json(
-    { works },
-    { headers: { 'Cache-Control': 'public, max-age=10, stale-while-revalidate=30' } },
-  );
+// Live sold state and stock for the prerendered pages. Never reused without asking (`no-cache`):
+// a work bought a moment ago must show sold on the buyer's next look, and on everyone's within
+// seconds. The ETag makes asking cheap: an unchanged answer is a bodiless 304.
+export const GET: APIRoute = async ({ request }) => {
+  const body = JSON.stringify({ works: await listAvailability(await getDb()) });
+  const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`;
+  const headers = { 'Cache-Control': 'public, no-cache', ETag: etag };
+  const match = request.headers.get('if-none-match');
+  if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag))
+    return new Response(null, { status: 304, headers });
+  return new Response(body, {
+    headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' },
+  });
 };

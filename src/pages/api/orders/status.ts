@@ -14,25 +14,7 @@ export const GET: APIRoute = async ({ url }) => {
     if (!sessionId)
       throw new AppError('invalid_input', { fields: { session_id: 'success.missingSession' } });
     const { state, order } = await orderStatusForSession(await getDb(), sessionId);
-    return Response.json(
-      {
-        state,
-        order: {
-          number: order.number,
-          email: order.email,
-          totalCents: order.totalCents,
-          subtotalCents: order.subtotalCents,
-          discountCents: order.discountCents,
-          shippingCents: order.shippingCents,
-          currency: order.currency,
-          paymentStatus: order.paymentStatus,
-          paymentIntentId: order.paymentIntentId,
-          sessionId: order.sessionId,
-          lines: order.lines,
-        },
-      },
-      { headers: { 'Cache-Control': 'no-store' } },
-    );
+    return Response.json({ state, order }, { headers: { 'Cache-Control': 'no-store' } });
   } catch (error) {
     return errorResponse(error);
   }

@@ -1,0 +1,124 @@
+// What a buyer sees of an order (success page, account page, mails): its number, date, the works
+// bought with their image, and the amounts — never the payment provider's internal ids.
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/index.ts';
+import type { DB } from '../db/schema.ts';
+
+type Executor = Database | Transaction<DB>;
+
+export interface BuyerOrderLine {
+  /** The title in the language the order was placed in. */
+  title: string;
+  type: 'original' | 'print';
+  quantity: number;
+  unitPriceCents: number;
+  lineTotalCents: number;
+  /** The work's image master, while the work still exists. */
+  image: { sha256: string; width: number; height: number } | null;
+}
+
+export interface BuyerOrder {
+  number: string;
+  /** When it was placed (ISO 8601). */
+  date: string;
+  locale: 'fr' | 'en';
+  /** 'paid', 'unpaid' (payment page still open), 'refunded' or 'failed'. */
+  paymentStatus: string;
+  currency: string;
+  subtotalCents: number;
+  promoCode: string | null;
+  discountCents: number;
+  shippingCents: number;
+  totalCents: number;
+  lines: BuyerOrderLine[];
+}
+
+/** The lines of several orders in one query, by order id, in the order they were bought. */
+export async function orderLines(
+  db: Executor,
+  orderIds: readonly string[],
+): Promise<Map<string, BuyerOrderLine[]>> {
+  const byOrder = new Map<string, BuyerOrderLine[]>(orderIds.map((id) => [id, []]));
+  if (orderIds.length === 0) return byOrder;
+  const rows = await db
+    .selectFrom('order_items as i')
+    .leftJoin('artworks as a', 'a.id', 'i.artwork_id')
+    .leftJoin('media as m', 'm.id', 'a.media_id')
+    .select([
+      'i.order_id',
+      'i.title',
+      'i.artwork_type',
+      'i.quantity',
+      'i.unit_price_cents',
+      'm.sha256',
+      'm.width',
+      'm.height',
+    ])
+    .where('i.order_id', 'in', orderIds)
+    .orderBy('i.id')
+    .execute();
+  for (const row of rows) {
+    byOrder.get(row.order_id)?.push({
+      title: row.title,
+      type: row.artwork_type === 'original' ? 'original' : 'print',
+      quantity: row.quantity,
+      unitPriceCents: row.unit_price_cents,
+      lineTotalCents: row.unit_price_cents * row.quantity,
+      image:
+        row.sha256 !== null && row.width !== null && row.height !== null
+          ? { sha256: row.sha256, width: row.width, height: row.height }
+          : null,
+    });
+  }
+  return byOrder;
+}
+
+interface OrderRow {
+  id: string;
+  order_number: string;
+  created_at: Date | string;
+  locale: string;
+  payment_status: string;
+  currency: string;
+  subtotal_cents: number;
+  promo_code: string | null;
+  discount_cents: number;
+  shipping_cents: number;
+  total_cents: number;
+}
+
+/** The columns `buyerOrders` needs, for the queries that select orders. */
+export const BUYER_ORDER_COLUMNS = [
+  'id',
+  'order_number',
+  'created_at',
+  'locale',
+  'payment_status',
+  'currency',
+  'subtotal_cents',
+  'promo_code',
+  'discount_cents',
+  'shipping_cents',
+  'total_cents',
+] as const;
+
+/** Order rows as buyers see them, with their lines. */
+export async function buyerOrders(db: Executor, rows: readonly OrderRow[]): Promise<BuyerOrder[]> {
+  const lines = await orderLines(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((o) => ({
+    number: o.order_number,
+    date: new Date(o.created_at).toISOString(),
+    locale: o.locale === 'en' ? 'en' : 'fr',
+    paymentStatus: o.payment_status,
+    currency: o.currency,
+    subtotalCents: o.subtotal_cents,
+    promoCode: o.promo_code,
+    discountCents: o.discount_cents,
+    shippingCents: o.shipping_cents,
+    totalCents: o.total_cents,
+    lines: lines.get(o.id) ?? [],
+  }));
+}

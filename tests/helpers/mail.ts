@@ -1,0 +1,64 @@
+// Reads a raw mail as written to DATA_DIR/mail/*.eml: headers unfolded, and the plain-text and
+// HTML bodies decoded (quoted-printable or base64), from a single part or multipart/alternative.
+export interface ParsedMail {
+  headers: string;
+  text: string;
+  html: string | null;
+}
+
+function decode(body: string, encoding: string | undefined): string {
+  if (encoding === 'base64')
+    return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding !== 'quoted-printable') return body;
+  // Soft line breaks (`=` at the end of a line) join the wrapped lines; `=XX` are bytes.
+  const joined = body.replace(/=\r?\n/g, '');
+  const bytes: number[] = [];
+  for (let i = 0; i < joined.length; i++) {
+    const hex = joined.slice(i + 1, i + 3);
+    if (joined[i] === '=' && /^[0-9A-Fa-f]{2}$/.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(joined[i]!, 'utf8'));
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+function split(raw: string): { headers: string; body: string } {
+  const at = raw.search(/\r?\n\r?\n/);
+  if (at < 0) return { headers: raw, body: '' };
+  return {
+    headers: raw.slice(0, at).replace(/\r?\n[ \t]+/g, ' '),
+    body: raw.slice(at).replace(/^\r?\n\r?\n/, ''),
+  };
+}
+
+const header = (headers: string, name: string) =>
+  new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(headers)?.[1]?.trim();
+
+export function parseMail(raw: string): ParsedMail {
+  const { headers, body } = split(raw);
+  const type = header(headers, 'content-type') ?? 'text/plain';
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (!boundary) {
+    const content = decode(body, header(headers, 'content-transfer-encoding')?.toLowerCase());
+    return type.startsWith('text/html')
+      ? { headers, text: '', html: content }
+      : { headers, text: content, html: null };
+  }
+  let text = '';
+  let html: string | null = null;
+  for (const chunk of body.split(`--${boundary}`).slice(1)) {
+    if (chunk.startsWith('--')) break;
+    const part = split(chunk.replace(/^\r?\n/, ''));
+    const partType = header(part.headers, 'content-type') ?? 'text/plain';
+    const content = decode(
+      part.body.replace(/\r?\n$/, ''),
+      header(part.headers, 'content-transfer-encoding')?.toLowerCase(),
+    );
+    if (partType.startsWith('text/plain')) text = content;
+    else if (partType.startsWith('text/html')) html = content;
+  }
+  return { headers, text, html };
+}
