@@ -121,7 +121,11 @@ export async function ensureBuild(
   else if (current.sourceHash !== wanted.sourceHash) reason = 'the sources changed';
   else if (current.siteUrl !== wanted.siteUrl) reason = 'the site URL changed';
   else if (current.catalogHash !== wanted.catalogHash) reason = 'the catalogue changed';
-  const snapshotImages = snapshot.artworks.flatMap((a) => (a.image ? [a.image] : []));
+  const portrait = snapshot.settings.artist_portrait;
+  const snapshotImages = [
+    ...snapshot.artworks.flatMap((a) => (a.image ? [a.image] : [])),
+    ...(portrait ? [portrait] : []),
+  ];
   if (!reason && current) return { built: false, info: current, snapshotImages };
 
   const started = performance.now();

@@ -8,6 +8,7 @@ import type { AppConfig } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { renderComposition } from '../media/compose.ts';
+import { renderPortrait } from '../media/portrait.ts';
 import { storeMaster } from '../media/index.ts';
 import { diskStorage, type MediaStorage } from '../media/storage.ts';
 import { insertMissingDefaults } from '../settings/index.ts';
@@ -143,8 +144,36 @@ export async function seedDemo(
       }
     });
   }
+  await seedPortrait(db, storage);
   const settingsInserted = await insertMissingDefaults(db);
   return { artworksInserted, settingsInserted };
+}
+
+const PORTRAIT_ALT = {
+  fr: 'Sasha Kovač au travail devant une grande toile, dans son atelier de Lisbonne',
+  en: 'Sasha Kovač at work on a large canvas in her Lisbon studio',
+};
+
+/** The artist's portrait for the about page, unless the owner has chosen one already. */
+async function seedPortrait(db: Database, storage: MediaStorage): Promise<void> {
+  const stored = await db
+    .selectFrom('site_settings')
+    .select('key')
+    .where('key', '=', 'artist_portrait')
+    .executeTakeFirst();
+  if (stored) return;
+  const media = await storeMaster(db, storage, await renderPortrait(), PORTRAIT_ALT);
+  const portrait = {
+    sha256: media.sha256,
+    width: media.width,
+    height: media.height,
+    alt: PORTRAIT_ALT,
+  };
+  await db
+    .insertInto('site_settings')
+    .values({ key: 'artist_portrait', value: JSON.stringify(portrait) })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
 }
 
 /** First start: seed only a database that has never been seeded (no settings stored yet). */

@@ -8,7 +8,12 @@ import type { Database } from '../db/index.ts';
 import type { MediaStorage } from './storage.ts';
 
 export const VARIANT_WIDTHS = [400, 800, 1200] as const;
-export type VariantWidth = (typeof VARIANT_WIDTHS)[number];
+/**
+ * The gallery's zoom view (issue 9): a larger variant rendered only when a visitor opens the zoom,
+ * never in a srcset nor warmed at start-up.
+ */
+export const ZOOM_WIDTH = 2400;
+export type VariantWidth = (typeof VARIANT_WIDTHS)[number] | typeof ZOOM_WIDTH;
 export const VARIANT_FORMATS = ['avif', 'webp'] as const;
 export type VariantFormat = (typeof VARIANT_FORMATS)[number];
 
@@ -46,7 +51,17 @@ export function variantUrl(sha256: string, width: VariantWidth, format: VariantF
 }
 
 const isWidth = (value: number): value is VariantWidth =>
-  (VARIANT_WIDTHS as readonly number[]).includes(value);
+  value === ZOOM_WIDTH || (VARIANT_WIDTHS as readonly number[]).includes(value);
+
+/** The zoom view's image: the 2400 variant when the master is larger than 1200, else 1200. */
+export function zoomVariantUrl(
+  sha256: string,
+  masterWidth: number,
+): { url: string; width: number } {
+  const largest = 1200 satisfies (typeof VARIANT_WIDTHS)[number];
+  const width = masterWidth > largest ? ZOOM_WIDTH : largest;
+  return { url: variantUrl(sha256, width, 'webp'), width: Math.min(width, masterWidth) };
+}
 const isFormat = (value: string): value is VariantFormat =>
   (VARIANT_FORMATS as readonly string[]).includes(value);
 

@@ -28,6 +28,15 @@ export const settingsSchema = z.object({
     free_threshold_cents: z.number().int().min(0),
   }),
   promo_codes: z.array(promoCode),
+  /** The artist's portrait on the about page (a stored image master), or none. */
+  artist_portrait: z
+    .object({
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      width: z.number().int().positive(),
+      height: z.number().int().positive(),
+      alt: z.object({ fr: z.string(), en: z.string() }),
+    })
+    .nullable(),
   /** The code the storefront's promo banner advertises (storefront §1: -15 % with SASHA25). */
   promo_banner_code: z.string(),
   /** storefront §9: Tuesday to Saturday 10:00-19:00, Sunday 14:00-18:00, closed Monday. */
@@ -72,6 +81,8 @@ export const DEFAULT_SETTINGS: SiteSettings = {
     { code: 'SASHA25', discount: 15, active: true },
   ],
   promo_banner_code: 'SASHA25',
+  // The demo seed stores a portrait and sets it (api/catalog/seed.ts).
+  artist_portrait: null,
   opening_hours: [
     { day: 'mon', open: null, close: null },
     { day: 'tue', ...hours('10:00', '19:00') },

@@ -3,6 +3,7 @@
 import { $cartCount, addToCart, AddToCartError, apiErrorText } from '../stores/cart.ts';
 import { afterLoad } from './after-load.ts';
 import { lockScroll, trapFocus, unlockScroll } from './layers.ts';
+import type { ZoomLabels } from './zoom.ts';
 
 interface Availability {
   id: number;
@@ -105,6 +106,29 @@ function setUpGallery(gallery: HTMLElement): void {
   };
   window.addEventListener('popstate', openFromUrl);
   openFromUrl();
+
+  // --- Zoom: the viewer's code and the larger image are fetched on first use only ---
+  for (const button of gallery.querySelectorAll<HTMLButtonElement>('[data-zoom]')) {
+    button.addEventListener('click', () => {
+      void import('./zoom.ts').then(({ openZoom }) => {
+        const d = button.dataset;
+        openZoom(
+          {
+            src: d['zoomSrc'] ?? '',
+            alt: d['zoomAlt'] ?? '',
+            width: Number(d['zoomWidth']),
+            height: Number(d['zoomHeight']),
+            labels: {
+              ...(JSON.parse(text('tZoom') || '{}') as Omit<ZoomLabels, 'dialog'>),
+              dialog: d['zoomTitle'] ?? '',
+            },
+            opener: button,
+          },
+          { trapFocus },
+        );
+      });
+    });
+  }
 
   // --- Add to cart: idle → 'Adding...' → back, with the server's message on refusal ---
   for (const button of gallery.querySelectorAll<HTMLButtonElement>('[data-add-to-cart]')) {
