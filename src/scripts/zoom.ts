@@ -92,10 +92,12 @@ class Viewer {
     this.buttons = {
       zoomOut: make('zoomOut', '−'),
       zoomIn: make('zoomIn', '+'),
-      reset: make('reset', '1:1'),
+      reset: make('reset', ''),
       close: make('close', '×'),
     };
-    this.buttons.reset.classList.add('text-sm');
+    // Fit to screen: four corners pointing in.
+    this.buttons.reset.innerHTML =
+      '<svg aria-hidden="true" viewBox="0 0 24 24" class="h-5 w-5" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"><path d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5"/></svg>';
     const bar = document.createElement('div');
     bar.className = 'absolute inset-x-0 bottom-0 flex items-center justify-center gap-3 p-4';
     bar.append(this.buttons.zoomOut, this.level, this.buttons.zoomIn, this.buttons.reset);

@@ -66,7 +66,13 @@ async function signUp(page: Page, locale: Locale, email: string, password: strin
   await submitSignup(page, locale, email, password);
   await expect(page.getByRole('status').getByText(TEXT[locale].signupDone)).toBeVisible();
   // storefront §9: the login page 2 s later.
-  await expect(page).toHaveURL(new RegExp(`${prefix(locale)}/login$`));
+  await expect(page).toHaveURL(new RegExp(`${prefix(locale)}/login\\?created=1$`));
+  // The login page says the account exists and what comes next (issue 9).
+  await expect(
+    page
+      .getByRole('status')
+      .getByText(locale === 'fr' ? 'Votre compte est créé.' : 'Your account has been created.'),
+  ).toBeVisible();
 }
 
 /** Fills and sends the login form of the page (already open). */
@@ -148,7 +154,7 @@ test('sign up, log in, buy a print signed in, find it on /account, log out', asy
   await page.getByRole('button', { name: 'Créer mon compte' }).click();
   await expect(page.getByRole('status')).toContainText(TEXT.fr.signupDone);
   await expect(page.getByRole('status')).toContainText('lien de confirmation');
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?created=1$/);
 
   // The account page sends a signed-out visitor to login, and login brings them back.
   await page.goto('/account');
@@ -185,7 +191,8 @@ test('sign up, log in, buy a print signed in, find it on /account, log out', asy
   await page.getByRole('textbox', { name: 'Code postal' }).fill('1200-286');
   await page.getByRole('textbox', { name: 'Ville' }).fill('Lisboa');
   await page.getByRole('combobox', { name: 'Pays' }).selectOption('PT');
-  await page.getByRole('button', { name: /^Payer / }).click();
+  await page.getByRole('checkbox', { name: /conditions générales de vente/ }).check();
+  await page.getByRole('button', { name: /^Commander avec obligation de paiement/ }).click();
   await expect(page).toHaveURL(/\/emulator\/checkout\/cs_/);
   await page.locator('#card_number').fill(PAYING_CARD);
   await page.locator('#expiry').fill('12 / 34');
@@ -195,7 +202,7 @@ test('sign up, log in, buy a print signed in, find it on /account, log out', asy
   await expect(page.getByRole('heading', { name: 'Paiement confirmé', level: 1 })).toBeVisible();
   const orderNumber = (await page.getByText(/^GS-\d{4}-\d{5}$/).textContent())!.trim();
   const total = (await page
-    .locator('dt', { hasText: 'Total' })
+    .locator('dt', { hasText: /^Total$/ })
     .locator('xpath=following-sibling::dd')
     .textContent())!.trim();
 
@@ -211,8 +218,10 @@ test('sign up, log in, buy a print signed in, find it on /account, log out', asy
   });
   await expect(order).toBeVisible();
   await expect(order.getByText('Payé', { exact: true })).toBeVisible();
-  await expect(order.getByText(/^cs_.{17}…$/)).toBeVisible();
-  await expect(order.getByText(total, { exact: true })).toBeVisible();
+  // The work bought and the total; no payment provider id (issue 9).
+  await expect(order.getByText('Adriatique intérieure')).toBeVisible();
+  await expect(order).not.toContainText(/cs_|pi_/);
+  await expect(order.getByText(total, { exact: true }).last()).toBeVisible();
   await expect(page.getByText('Vous n’avez pas encore passé de commande.')).toBeHidden();
 
   // Logout: home, then the account page is closed again.

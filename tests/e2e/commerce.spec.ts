@@ -10,6 +10,8 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
 
 const PAYING_CARD = '4242 4242 4242 4242';
+/** The checkout's final button (EU 2011/83 art. 8(2): the obligation to pay is named). */
+const ORDER_BUTTON = /^(Commander avec obligation de paiement|Order with obligation to pay) · /;
 const DECLINED_CARD = '4000 0000 0000 0002';
 
 /** Opens a work's overlay in the gallery and adds its original or print to the cart. */
@@ -41,6 +43,9 @@ async function fillCheckout(page: Page, locale: 'fr' | 'en' = 'fr') {
   await page.getByRole('textbox', { name: fr ? 'Code postal' : 'Postal code' }).fill('1200-286');
   await page.getByRole('textbox', { name: fr ? 'Ville' : 'City' }).fill('Lisboa');
   await page.getByRole('combobox', { name: fr ? 'Pays' : 'Country' }).selectOption('PT');
+  await page
+    .getByRole('checkbox', { name: fr ? /conditions générales de vente/ : /terms of sale/ })
+    .check();
 }
 
 /** On the emulator's hosted page: types a card and pays. */
@@ -115,25 +120,28 @@ test('a print from the gallery to a paid order: cart, promo, checks, emulator, s
   await expect(page).toHaveURL(/\/commande$/);
   await hydrated(page);
   await expect(page.getByText('TEST', { exact: true })).toBeVisible();
-  await expect(page.getByText('Profitez de -15 % avec le code SASHA25')).toBeVisible();
+  // A code is applied already: the advertised one is not offered again.
+  await expect(page.getByText('Profitez de -15 % avec le code SASHA25')).toBeHidden();
+  await expect(page.getByText('Remise (SASHA25, -15 %)')).toBeVisible();
   let checkoutCalls = 0;
   page.on('request', (request) => {
     if (request.url().endsWith('/api/checkout') && request.method() === 'POST') checkoutCalls++;
   });
-  const pay = page.getByRole('button', { name: /^Payer / });
+  const pay = page.getByRole('button', { name: ORDER_BUTTON });
   await pay.click();
   const problems = page
     .getByRole('alert')
     .filter({ hasText: 'Veuillez corriger les erreurs ci-dessous' });
   await expect(problems).toBeVisible();
-  for (const text of [
-    'Email client manquant',
-    'Nom client manquant',
-    'Adresse de livraison manquante',
-    'Ville de livraison manquante',
-    'Code postal manquant',
-  ])
-    await expect(problems.getByText(text)).toBeVisible();
+  // In the order of the form, in words that name the field (issue 9), the terms last.
+  await expect(problems.getByRole('listitem')).toHaveText([
+    'Indiquez votre nom complet.',
+    'Indiquez votre adresse email.',
+    'Indiquez l’adresse de livraison (numéro et rue).',
+    'Indiquez le code postal de livraison.',
+    'Indiquez la ville de livraison.',
+    'Acceptez les conditions générales de vente pour passer commande.',
+  ]);
   await expect(page.getByRole('textbox', { name: 'Nom complet' })).toHaveAttribute(
     'aria-invalid',
     'true',
@@ -145,7 +153,9 @@ test('a print from the gallery to a paid order: cart, promo, checks, emulator, s
   // Unchecking "same billing address" makes the billing fields required.
   await page.getByRole('checkbox', { name: /Adresse de facturation identique/ }).uncheck();
   await pay.click();
-  await expect(problems.getByText('Adresse de facturation manquante')).toBeVisible();
+  await expect(
+    problems.getByText('Indiquez l’adresse de facturation (numéro et rue).'),
+  ).toBeVisible();
   expect(checkoutCalls).toBe(0);
   await page.getByRole('checkbox', { name: /Adresse de facturation identique/ }).check();
 
@@ -157,6 +167,10 @@ test('a print from the gallery to a paid order: cart, promo, checks, emulator, s
   await expect(page.getByText('Payé', { exact: true })).toBeVisible();
   await expect(page.getByText('ana@example.org').first()).toBeVisible();
   await expect(page.getByText(/^GS-\d{4}-\d{5}$/)).toBeVisible();
+  // The works bought, no internal ids, and no certificate promised for a print (issue 9).
+  await expect(page.getByText("Terre d'origine")).toBeVisible();
+  await expect(page.getByText('Tirage d’art')).toBeVisible();
+  await expect(page.locator('main')).not.toContainText(/cs_test|pi_|certificat/);
   await expect(page.getByText('Garantie qualité de 30 jours')).toBeVisible();
   await expect(page.locator('[data-cart-badge]')).toBeHidden();
   await expect(page.getByRole('link', { name: 'Nous contacter' })).toHaveAttribute(
@@ -200,7 +214,7 @@ test('an original bought from the gallery shows as sold afterwards', async ({ pa
   await page.getByRole('link', { name: 'Passer la commande' }).click();
   await hydrated(page);
   await fillCheckout(page);
-  await page.getByRole('button', { name: /^Payer / }).click();
+  await page.getByRole('button', { name: ORDER_BUTTON }).click();
   await payOnEmulator(page, PAYING_CARD);
   await expect(page.getByRole('heading', { name: 'Paiement confirmé', level: 1 })).toBeVisible();
   await expect(page.getByText('Payé', { exact: true })).toBeVisible();
@@ -234,13 +248,13 @@ test('an original two buyers want: held for the first to check out, then gone fr
   await rival.goto('/commande');
   await hydrated(rival);
   await fillCheckout(rival);
-  await rival.getByRole('button', { name: /^Payer / }).click();
+  await rival.getByRole('button', { name: ORDER_BUTTON }).click();
   await expect(rival).toHaveURL(/\/emulator\/checkout\/cs_/);
 
   await page.goto('/commande');
   await hydrated(page);
   await fillCheckout(page);
-  await page.getByRole('button', { name: /^Payer / }).click();
+  await page.getByRole('button', { name: ORDER_BUTTON }).click();
   await expect(
     page.getByText("Cette œuvre vient d'être réservée par un autre acheteur : Le grand large"),
   ).toBeVisible();
@@ -271,6 +285,8 @@ test('a declined card, then Cancel: the cancel page, and the cart still holds th
   await expect(page).toHaveURL(/\/en\/checkout$/);
   await hydrated(page);
   await expect(page.getByRole('heading', { name: 'Complete your order', level: 1 })).toBeVisible();
+  // No code applied yet: the advertised one is suggested.
+  await expect(page.getByText('Enjoy 15% off with the code SASHA25')).toBeVisible();
   await fillCheckout(page, 'en');
   // The checkout call is held back a moment to see the processing state (storefront §4).
   let release = () => {};
@@ -279,7 +295,7 @@ test('a declined card, then Cancel: the cancel page, and the cart still holds th
     await held;
     await route.continue();
   });
-  await page.getByRole('button', { name: /^Pay / }).click();
+  await page.getByRole('button', { name: ORDER_BUTTON }).click();
   await expect(page.getByRole('button', { name: 'Redirecting to payment...' })).toBeDisabled();
   release();
   await payOnEmulator(page, DECLINED_CARD);
@@ -291,7 +307,7 @@ test('a declined card, then Cancel: the cancel page, and the cart still holds th
   await expect(page.getByText('No charge was made.')).toBeVisible();
   await expect(page.locator('[data-cart-badge]')).toHaveText('1');
   await page.getByRole('link', { name: 'Back to cart' }).click();
-  await expect(page).toHaveURL(/\/en\/panier$/);
+  await expect(page).toHaveURL(/\/en\/cart$/);
   await hydrated(page);
   await expect(page.getByRole('heading', { name: 'Amber Dawn' })).toBeVisible();
   await expect(page.getByRole('heading', { name: '1 item in your cart' })).toBeVisible();
@@ -324,8 +340,8 @@ test('cart, checkout, success and cancel pages have no axe violation, in both la
     await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
     await expectNoAxeViolations(page);
     // With the error list, the field errors and the billing fields showing.
-    await page.getByRole('checkbox').uncheck();
-    await page.getByRole('button', { name: /^(Payer|Pay) / }).click();
+    await page.getByRole('checkbox', { name: /facturation|billing/i }).uncheck();
+    await page.getByRole('button', { name: ORDER_BUTTON }).click();
     await expect(page.getByRole('alert').first()).toBeVisible();
     await expectNoAxeViolations(page);
 

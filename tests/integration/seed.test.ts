@@ -35,9 +35,10 @@ describe('demo seed', () => {
     const first = await seedIfEmpty(t.db, diskStorage(mediaDir));
     expect(first?.artworksInserted).toBe(25);
     const after = await counts();
+    // 13 paintings and the artist's portrait (its setting points at it).
     expect(after).toEqual({
       artworks: 25,
-      media: 13,
+      media: 14,
       settings: Object.keys(DEFAULT_SETTINGS).length,
     });
 
@@ -47,6 +48,15 @@ describe('demo seed', () => {
       settingsInserted: 0,
     });
     expect(await counts()).toEqual(after);
+    const portrait = (await getSettings(t.db)).artist_portrait;
+    expect(portrait).toMatchObject({ width: 1200, height: 1500 });
+    expect(
+      await t.db
+        .selectFrom('media')
+        .select('sha256')
+        .where('sha256', '=', portrait!.sha256)
+        .execute(),
+    ).toHaveLength(1);
   });
 
   it('keeps what the owner changed when seeding again', async () => {
