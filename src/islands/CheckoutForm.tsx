@@ -523,7 +523,7 @@ export default function CheckoutForm(props: Props) {
             className="rounded-lg border border-black/10 bg-white/60 p-5"
           >
             <h2 id="checkout-secure-title" className="flex items-center gap-3 font-serif text-2xl">
-              {t('checkout.secure.title')}
+              {t('checkout.secure.title')}{' '}
               <span
                 className={`rounded px-2 py-0.5 font-sans text-xs font-bold tracking-wider ${
                   payment.mode === 'live'

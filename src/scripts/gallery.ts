@@ -3,7 +3,7 @@
 import { $cartCount, addToCart, AddToCartError, apiErrorText } from '../stores/cart.ts';
 import { afterLoad } from './after-load.ts';
 import { lockScroll, trapFocus, unlockScroll } from './layers.ts';
-import type { ZoomLabels } from './zoom.ts';
+import { openZoom, type ZoomLabels } from './zoom.ts';
 
 interface Availability {
   id: number;
@@ -107,26 +107,24 @@ function setUpGallery(gallery: HTMLElement): void {
   window.addEventListener('popstate', openFromUrl);
   openFromUrl();
 
-  // --- Zoom: the viewer's code and the larger image are fetched on first use only ---
+  // --- Zoom: the viewer is built and the larger image fetched on first use only ---
   for (const button of gallery.querySelectorAll<HTMLButtonElement>('[data-zoom]')) {
     button.addEventListener('click', () => {
-      void import('./zoom.ts').then(({ openZoom }) => {
-        const d = button.dataset;
-        openZoom(
-          {
-            src: d['zoomSrc'] ?? '',
-            alt: d['zoomAlt'] ?? '',
-            width: Number(d['zoomWidth']),
-            height: Number(d['zoomHeight']),
-            labels: {
-              ...(JSON.parse(text('tZoom') || '{}') as Omit<ZoomLabels, 'dialog'>),
-              dialog: d['zoomTitle'] ?? '',
-            },
-            opener: button,
+      const d = button.dataset;
+      openZoom(
+        {
+          src: d['zoomSrc'] ?? '',
+          alt: d['zoomAlt'] ?? '',
+          width: Number(d['zoomWidth']),
+          height: Number(d['zoomHeight']),
+          labels: {
+            ...(JSON.parse(text('tZoom') || '{}') as Omit<ZoomLabels, 'dialog'>),
+            dialog: d['zoomTitle'] ?? '',
           },
-          { trapFocus },
-        );
-      });
+          opener: button,
+        },
+        { trapFocus },
+      );
     });
   }
 
@@ -146,9 +144,11 @@ function setUpGallery(gallery: HTMLElement): void {
   /** The confirmation of the line added, with the new count and the ways on (AddedToCart.astro). */
   function confirm(block: HTMLElement): void {
     const status = block.querySelector<HTMLElement>('[data-add-status]');
-    const template = block.querySelector<HTMLTemplateElement>('template[data-add-confirmation]');
+    const template = gallery.querySelector<HTMLTemplateElement>('template[data-add-confirmation]');
     if (!status || !template) return;
     const content = template.content.cloneNode(true) as DocumentFragment;
+    const line = content.querySelector<HTMLElement>('[data-line]');
+    if (line) line.textContent = block.dataset['line'] ?? '';
     const viewCart = content.querySelector<HTMLElement>('[data-view-cart]');
     if (viewCart)
       viewCart.textContent = (viewCart.dataset['label'] ?? '').replace(

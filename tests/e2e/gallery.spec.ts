@@ -115,7 +115,7 @@ test('availability is asked again on every look, cheaply', async ({ request }) =
   const first = await request.get('/api/availability');
   expect(first.headers()['cache-control']).toBe('public, no-cache');
   const etag = first.headers()['etag'];
-  expect(etag).toMatch(/^"[\w-]+"$/);
+  expect(etag).toMatch(/^W\/"[\w-]+"$/);
   const again = await request.get('/api/availability', { headers: { 'If-None-Match': etag! } });
   expect(again.status()).toBe(304);
 });

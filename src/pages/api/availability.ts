@@ -10,10 +10,11 @@ export const prerender = false;
 // seconds. The ETag makes asking cheap: an unchanged answer is a bodiless 304.
 export const GET: APIRoute = async ({ request }) => {
   const body = JSON.stringify({ works: await listAvailability(await getDb()) });
-  const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`;
+  // Weak: the server may compress the answer on the fly, so the bytes differ by encoding.
+  const etag = `W/"${createHash('sha1').update(body).digest('base64url').slice(0, 20)}"`;
   const headers = { 'Cache-Control': 'public, no-cache', ETag: etag };
   const match = request.headers.get('if-none-match');
-  if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag))
+  if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag.slice(2)))
     return new Response(null, { status: 304, headers });
   return new Response(body, {
     headers: { ...headers, 'Content-Type': 'application/json; charset=utf-8' },
