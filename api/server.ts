@@ -1,21 +1,27 @@
-// Production entry (`npm start`): migrate, seed a new database, build the site when needed, then
-// serve it from one Node process. Problems the person running the site must fix print one line.
+// Production entry (`npm start`): migrate, seed a new database, listen, then serve the built site —
+// the current version when it still matches the sources and catalogue, else a fresh build — and
+// keep publishing while serving (api/build/publisher.ts). Problems the person running the site
+// must fix print one line.
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { hasAdmin } from './accounts/users.ts';
-import { BuildError, ensureBuild } from './build/index.ts';
+import { BuildError, buildVersion, ensureBuild } from './build/index.ts';
+import { providePublisher } from './build/publish.ts';
+import { Publisher } from './build/publisher.ts';
+import { distDirOf, markInUse, pruneVersions, unmarkInUse } from './build/versions.ts';
+import { sweepExpiredHolds } from './checkout/index.ts';
 import { prepareDatabase } from './catalog/seed.ts';
+import { describeFailure, EXPECTED_ERRORS } from './cli/run.ts';
 import { forgetRunningServer, loadConfig, recordRunningServer } from './config.ts';
 import { openConfiguredDatabase, provideDatabase } from './db/context.ts';
 import type { DatabaseHandle } from './db/index.ts';
-import { createGalerieServer, installGracefulShutdown, type NodeHandler } from './http/app.ts';
-import { StaticFiles } from './http/static-files.ts';
-import { warmVariants } from './media/variants.ts';
-import { diskStorage } from './media/storage.ts';
-import { describeFailure, EXPECTED_ERRORS } from './cli/run.ts';
-import { randomBytes } from 'node:crypto';
-import { sweepExpiredHolds } from './checkout/index.ts';
 import { createStripeEmulator, type StripeEmulator } from './emulator/index.ts';
+import { checkHealth } from './health.ts';
+import { createGalerieServer, installGracefulShutdown } from './http/app.ts';
+import { maintenanceGate } from './http/maintenance.ts';
+import { loadVersion } from './http/site.ts';
+import { diskStorage } from './media/storage.ts';
+import { warmVariants } from './media/variants.ts';
 import { createEmulatedPayments, createStripePayments, providePayments } from './payments/index.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -28,6 +34,7 @@ class ListenError extends Error {
 async function main(): Promise<void> {
   const started = performance.now();
   const config = loadConfig();
+  const dist = distDirOf(root);
   let handle: DatabaseHandle | undefined;
   try {
     handle = await openConfiguredDatabase(config);
@@ -40,25 +47,16 @@ async function main(): Promise<void> {
       console.log(
         `Galerie: no administrator yet: run \`npm run admin:invite -- <email>\`${handle.kind === 'pglite' ? ' (with the embedded database, stop the server first)' : ''} and open the link it prints`,
       );
-
-    const build = await ensureBuild(handle.db, {
-      root,
-      siteUrl: config.siteUrl,
-      log: (line) => console.log(`  build │ ${line}`),
-    });
-    if (build.built)
-      console.log(`Galerie: built the site (${build.reason}) in ${seconds(build.ms)}`);
-
     provideDatabase(handle);
-    const entry = pathToFileURL(path.join(root, 'dist', 'server', 'entry.mjs')).href;
-    const { handler } = (await import(entry)) as { handler: NodeHandler };
-    const staticFiles = await StaticFiles.load(path.join(root, 'dist', 'client'));
-    // Payments: Stripe when a secret key is set, else the emulator on this same server.
+    const db = handle.db;
+
+    // Listen first: a port in use stops here, before any build; until a version is loaded,
+    // pages answer 503 "starting" and health says so.
     let emulator: StripeEmulator | undefined;
     const app = createGalerieServer({
-      staticFiles,
-      handler,
       before: (req, res) => emulator?.handle(req, res) ?? false,
+      health: () => checkHealth(db, () => app.site.canRender()),
+      gate: maintenanceGate(db),
     });
     await new Promise<void>((resolve, reject) => {
       app.server.once('error', (error: NodeJS.ErrnoException) =>
@@ -72,9 +70,55 @@ async function main(): Promise<void> {
       );
       app.server.listen(config.port, config.host, resolve);
     });
-    const dbHandle = handle;
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
+
+    const mediaDir = path.join(config.dataDir, 'media');
+    const warm = (images: { sha256: string; width: number }[]) =>
+      warmVariants(db, diskStorage(mediaDir), path.join(mediaDir, 'variants'), images)
+        .then((n) => {
+          if (n > 0) console.log(`Galerie: prepared ${n} image variant(s)`);
+        })
+        .catch((error: unknown) =>
+          console.error('Galerie: preparing image variants failed:', error),
+        );
+    const log = (line: string) => console.log(`  build │ ${line}`);
+    let build = await ensureBuild(db, { root, dist, siteUrl: config.siteUrl, log });
+    let version = await loadVersion(build.id, build.dir).catch((error: unknown) => {
+      console.error(`Galerie: version ${build.id} cannot be loaded (${String(error)})`);
+      return null;
+    });
+    if (!version) {
+      build = await ensureBuild(db, { root, dist, siteUrl: config.siteUrl, log, force: true });
+      version = await loadVersion(build.id, build.dir);
+    }
+    if (build.built)
+      console.log(`Galerie: built the site (${build.reason}) in ${seconds(build.ms)}`);
+    app.site.swap(version);
+    markInUse(dist, build.id);
+    pruneVersions(dist, app.site.busy());
+
+    // Publishing while serving: a new version is built beside the served one, loaded whole,
+    // then swapped in; the one it replaces is kept until no request uses it.
+    const publisher = new Publisher({
+      initial: { version: build.id, lastSuccessAt: build.info.builtAt },
+      log: (line) => console.log(`Galerie: ${line}`),
+      describe: (error) =>
+        error instanceof BuildError ? error.lastLine : (error as Error).message,
+      publish: async (signal) => {
+        const next = await buildVersion(db, { root, dist, siteUrl: config.siteUrl, signal });
+        const version = await loadVersion(next.id, next.dir);
+        markInUse(dist, next.id);
+        const previous = app.site.swap(version);
+        if (previous) unmarkInUse(dist, previous.id);
+        pruneVersions(dist, app.site.busy());
+        void warm(next.snapshotImages);
+        console.log(`Galerie: published version ${next.id} in ${seconds(next.ms)}`);
+        return next.id;
+      },
+    });
+    providePublisher(publisher);
+
     // Where the shop answers, for `npm run admin:invite` (its links) and other tools.
     recordRunningServer(
       config.dataDir,
@@ -103,31 +147,26 @@ async function main(): Promise<void> {
     }
     // Holds whose session ended without news (a lost webhook, a restart) are released every minute.
     const sweeper = setInterval(() => {
-      sweepExpiredHolds(dbHandle.db).catch((error: unknown) =>
+      sweepExpiredHolds(db).catch((error: unknown) =>
         console.error('Galerie: releasing expired holds failed:', error),
       );
     }, 60_000);
     sweeper.unref();
+    const dbHandle = handle;
     installGracefulShutdown(app, {
       onClosed: async () => {
         clearInterval(sweeper);
+        await publisher.close();
+        providePublisher(undefined);
+        const served = app.site.version;
+        if (served) unmarkInUse(dist, served.id);
         emulator?.close();
         forgetRunningServer(config.dataDir);
         await dbHandle.close();
       },
     });
     // Images of the catalogue are encoded once, in the background, before visitors ask for them.
-    const mediaDir = path.join(config.dataDir, 'media');
-    void warmVariants(
-      dbHandle.db,
-      diskStorage(mediaDir),
-      path.join(mediaDir, 'variants'),
-      build.snapshotImages,
-    )
-      .then((n) => {
-        if (n > 0) console.log(`Galerie: prepared ${n} image variant(s)`);
-      })
-      .catch((error: unknown) => console.error('Galerie: preparing image variants failed:', error));
+    void warm(build.snapshotImages);
     console.log(
       `Galerie: ready at http://${config.host}:${port}/ (started in ${seconds(performance.now() - started)})`,
     );

@@ -1,13 +1,24 @@
-// Builds the site when there is no build or when what it was built from changed: the catalogue
-// (as a JSON snapshot, so the build never opens the database the server holds) or the sources.
-// The build goes to a fresh directory that replaces dist/ only once complete.
+// Builds the site into a new version folder (./versions.ts) from a catalogue snapshot: a JSON file
+// handed to `astro build`, so the build never opens the database the server holds. The build runs
+// in a child process at lower CPU priority, so buyers are served while it runs.
 import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { listPublicArtworks, type PublicArtwork } from '../catalog/index.ts';
 import type { Database } from '../db/index.ts';
 import { getSettings, type SiteSettings } from '../settings/index.ts';
+import {
+  completeVersion,
+  logsDir,
+  newVersionId,
+  partialDir,
+  readCurrent,
+  versionDir,
+  writeCurrent,
+} from './versions.ts';
 
 export interface CatalogSnapshot {
   artworks: PublicArtwork[];
@@ -24,6 +35,15 @@ export interface BuildInfo {
 
 export class BuildError extends Error {
   override name = 'BuildError';
+  /** The last line the build printed: what the admin shell shows. */
+  readonly lastLine: string;
+  /** The whole output, kept in dist/logs. */
+  readonly logFile: string | null;
+  constructor(message: string, lastLine: string, logFile: string | null) {
+    super(message);
+    this.lastLine = lastLine;
+    this.logFile = logFile;
+  }
 }
 
 /** Inputs of the built site besides the catalogue. Tests and bench scripts do not change it. */
@@ -83,115 +103,176 @@ export async function readBuildInfo(outDir: string): Promise<BuildInfo | null> {
   }
 }
 
-export interface EnsureBuildOptions {
-  root: string;
-  siteUrl: string;
-  outDir?: string;
-  force?: boolean;
-  /** Receives the build's own output, line by line. */
-  log?: (line: string) => void;
+/** The catalogue's image masters, whose variants the pages reference. */
+export function snapshotImages(snapshot: CatalogSnapshot): { sha256: string; width: number }[] {
+  const portrait = snapshot.settings.artist_portrait;
+  return [
+    ...snapshot.artworks.flatMap((a) => (a.image ? [a.image] : [])),
+    ...(portrait ? [portrait] : []),
+  ];
 }
 
-export type EnsureBuildResult = (
-  { built: false; info: BuildInfo } | { built: true; info: BuildInfo; reason: string; ms: number }
-) & {
-  /** The catalogue's image masters, whose variants the pages reference. */
-  snapshotImages: { sha256: string; width: number }[];
-};
+export interface BuildOptions {
+  root: string;
+  dist: string;
+  siteUrl: string;
+  /** Receives the build's own output, line by line. */
+  log?: (line: string) => void;
+  /** Stops the child build (server shutdown). */
+  signal?: AbortSignal;
+  /** CPU priority of the build: `nice` increment (0 = same as the server). */
+  niceness?: number;
+}
 
+export interface BuiltVersion {
+  id: string;
+  dir: string;
+  info: BuildInfo;
+  ms: number;
+  snapshotImages: { sha256: string; width: number }[];
+}
+
+/** Builds a complete new version from the database's current catalogue; serves nothing itself. */
+export async function buildVersion(db: Database, options: BuildOptions): Promise<BuiltVersion> {
+  const snapshot = await catalogSnapshot(db);
+  const info: BuildInfo = {
+    sourceHash: await computeSourceHash(options.root),
+    siteUrl: options.siteUrl,
+    catalogHash: hashSnapshot(snapshot),
+    builtAt: new Date().toISOString(),
+  };
+  return buildSnapshot(snapshot, info, options);
+}
+
+export async function buildSnapshot(
+  snapshot: CatalogSnapshot,
+  info: BuildInfo,
+  options: BuildOptions,
+): Promise<BuiltVersion> {
+  const started = performance.now();
+  const { dist, root } = options;
+  const id = newVersionId();
+  const outDir = partialDir(dist, id);
+  await fs.mkdir(logsDir(dist), { recursive: true });
+  await fs.mkdir(path.dirname(outDir), { recursive: true });
+  // Beside the output directory, not in it: astro build empties its outDir first.
+  const snapshotFile = path.join(logsDir(dist), `${id}.snapshot.json`);
+  await fs.writeFile(snapshotFile, JSON.stringify(snapshot));
+  const logFile = path.join(logsDir(dist), `${id}.log`);
+  const logStream = createWriteStream(logFile);
+  const log = options.log ?? (() => {});
+  const astroBin = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
+  const niceness = options.niceness ?? 10;
+  const [command, args] =
+    niceness > 0 && process.platform !== 'win32'
+      ? ['nice', ['-n', String(niceness), process.execPath, astroBin, 'build']]
+      : [process.execPath, [astroBin, 'build']];
+  const tail: string[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(command, args, {
+        cwd: root,
+        env: {
+          ...process.env,
+          GALERIE_OUT_DIR: outDir,
+          GALERIE_CATALOG_SNAPSHOT: snapshotFile,
+          PUBLIC_SITE_URL: info.siteUrl,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        signal: options.signal,
+      });
+      const onData = (chunk: Buffer) => {
+        logStream.write(chunk);
+        for (const line of chunk.toString().split('\n')) {
+          if (!line.trim()) continue;
+          log(line);
+          tail.push(line);
+          if (tail.length > 20) tail.shift();
+        }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      child.on('error', reject);
+      child.on('close', (code, signal) => {
+        if (code === 0) resolve();
+        else {
+          const lastLine = lastMeaningfulLine(tail) ?? `astro build stopped (${signal ?? code})`;
+          reject(
+            new BuildError(
+              `astro build exited with code ${code ?? signal}:\n${tail.join('\n')}`,
+              lastLine,
+              logFile,
+            ),
+          );
+        }
+      });
+    });
+    await fs.writeFile(path.join(outDir, 'build-info.json'), JSON.stringify(info, null, 2));
+    const dir = completeVersion(dist, id);
+    writeCurrent(dist, id);
+    return {
+      id,
+      dir,
+      info,
+      ms: Math.round(performance.now() - started),
+      snapshotImages: snapshotImages(snapshot),
+    };
+  } catch (error) {
+    await fs.rm(outDir, { recursive: true, force: true });
+    if (error instanceof BuildError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new BuildError(`The build could not run: ${message}`, message, logFile);
+  } finally {
+    logStream.end();
+    await fs.rm(snapshotFile, { force: true });
+  }
+}
+
+// Vite and Astro end a failure with a stack; the line worth showing is the error above it.
+function lastMeaningfulLine(lines: string[]): string | undefined {
+  const clean = lines.map((l) => stripVTControlCharacters(l).trim()).filter(Boolean);
+  const error = clean.findLast((l) => /error/i.test(l) && !/^at\s/.test(l));
+  return error ?? clean.findLast((l) => !/^at\s/.test(l));
+}
+
+export interface EnsureBuildOptions extends BuildOptions {
+  force?: boolean;
+}
+
+export type EnsureBuildResult = BuiltVersion & { built: boolean; reason: string | null };
+
+/**
+ * The version to serve at start-up: the current one when it was built from these sources, this
+ * site URL and this catalogue, else a new build (its reason says why).
+ */
 export async function ensureBuild(
   db: Database,
   options: EnsureBuildOptions,
 ): Promise<EnsureBuildResult> {
-  const outDir = options.outDir ?? path.join(options.root, 'dist');
   const snapshot = await catalogSnapshot(db);
   const wanted = {
     sourceHash: await computeSourceHash(options.root),
     siteUrl: options.siteUrl,
     catalogHash: hashSnapshot(snapshot),
   };
-  const current = await readBuildInfo(outDir);
-  const entryExists = await fs
-    .access(path.join(outDir, 'server', 'entry.mjs'))
-    .then(() => true)
-    .catch(() => false);
+  const currentId = readCurrent(options.dist);
+  const current = currentId ? await readBuildInfo(versionDir(options.dist, currentId)) : null;
   let reason: string | null = null;
   if (options.force) reason = 'requested';
-  else if (!current || !entryExists) reason = 'no build yet';
+  else if (!currentId || !current) reason = 'no build yet';
   else if (current.sourceHash !== wanted.sourceHash) reason = 'the sources changed';
   else if (current.siteUrl !== wanted.siteUrl) reason = 'the site URL changed';
   else if (current.catalogHash !== wanted.catalogHash) reason = 'the catalogue changed';
-  const portrait = snapshot.settings.artist_portrait;
-  const snapshotImages = [
-    ...snapshot.artworks.flatMap((a) => (a.image ? [a.image] : [])),
-    ...(portrait ? [portrait] : []),
-  ];
-  if (!reason && current) return { built: false, info: current, snapshotImages };
-
-  const started = performance.now();
-  const info: BuildInfo = { ...wanted, builtAt: new Date().toISOString() };
-  await buildInto(options.root, outDir, snapshot, info, options.log ?? (() => {}));
-  return {
-    built: true,
-    info,
-    reason: reason ?? 'requested',
-    ms: Math.round(performance.now() - started),
-    snapshotImages,
-  };
-}
-
-async function buildInto(
-  root: string,
-  outDir: string,
-  snapshot: CatalogSnapshot,
-  info: BuildInfo,
-  log: (line: string) => void,
-): Promise<void> {
-  const nextDir = `${outDir}.next`;
-  const oldDir = `${outDir}.old`;
-  await fs.rm(nextDir, { recursive: true, force: true });
-  // Beside the output directory, not in it: astro build empties its outDir first.
-  const snapshotFile = `${outDir}.snapshot.json`;
-  await fs.writeFile(snapshotFile, JSON.stringify(snapshot));
-
-  const astroBin = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [astroBin, 'build'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        GALERIE_OUT_DIR: nextDir,
-        GALERIE_CATALOG_SNAPSHOT: snapshotFile,
-        PUBLIC_SITE_URL: info.siteUrl,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const tail: string[] = [];
-    const onData = (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n')) {
-        if (!line.trim()) continue;
-        log(line);
-        tail.push(line);
-        if (tail.length > 20) tail.shift();
-      }
+  if (!reason && currentId && current)
+    return {
+      id: currentId,
+      dir: versionDir(options.dist, currentId),
+      info: current,
+      ms: 0,
+      snapshotImages: snapshotImages(snapshot),
+      built: false,
+      reason: null,
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('error', (error) => {
-      void fs.rm(snapshotFile, { force: true });
-      reject(error);
-    });
-    child.on('close', (code) => {
-      if (code === 0) resolve();
-      else reject(new BuildError(`astro build exited with code ${code}:\n${tail.join('\n')}`));
-    });
-  });
-  await fs.rm(snapshotFile, { force: true });
-  await fs.writeFile(path.join(nextDir, 'build-info.json'), JSON.stringify(info, null, 2));
-  await fs.rm(oldDir, { recursive: true, force: true });
-  await fs.rename(outDir, oldDir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
-  await fs.rename(nextDir, outDir);
-  await fs.rm(oldDir, { recursive: true, force: true });
+  const info: BuildInfo = { ...wanted, builtAt: new Date().toISOString() };
+  return { ...(await buildSnapshot(snapshot, info, options)), built: true, reason };
 }

@@ -1,6 +1,9 @@
-// `npm run build`: migrates the configured database, then builds the site from its catalogue.
-// Run it while the server is stopped when using the embedded database (PGlite is single-process).
-import { ensureBuild } from '../build/index.ts';
+// `npm run build`: migrates the configured database, then builds a new version of the site from its
+// catalogue into dist/versions/ (api/build/versions.ts). A running server keeps serving the version
+// it loaded; the next `npm start` serves this one. With the embedded database, stop the server
+// first (PGlite is single-process); a running server publishes changes by itself anyway.
+import { buildVersion } from '../build/index.ts';
+import { distDirOf, pruneVersions } from '../build/versions.ts';
 import { loadConfig } from '../config.ts';
 import { openConfiguredDatabase } from '../db/context.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -11,13 +14,17 @@ await runCli('build', async () => {
   const handle = await openConfiguredDatabase(config);
   try {
     await migrateToLatest(handle.db);
-    const result = await ensureBuild(handle.db, {
-      root: process.cwd(),
+    const root = process.cwd();
+    const dist = distDirOf(root);
+    const result = await buildVersion(handle.db, {
+      root,
+      dist,
       siteUrl: config.siteUrl,
-      force: true,
+      niceness: 0,
       log: (line) => console.log(line),
     });
-    if (result.built) console.log(`Built the site in ${(result.ms / 1000).toFixed(1)} s.`);
+    pruneVersions(dist);
+    console.log(`Built the site (version ${result.id}) in ${(result.ms / 1000).toFixed(1)} s.`);
   } finally {
     await handle.close();
   }

@@ -1,27 +1,38 @@
 // The one Node HTTP server: built files first (from memory, precompressed), then Astro's handler
-// for on-demand pages and endpoints (compressed on the fly), then the localized 404 page.
+// for on-demand pages and endpoints (compressed on the fly), then the localized 404 page. Health and
+// maintenance mode are decided here, before any of them (docs/decisions/012).
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
 import compression from 'compression';
 import { aliasTarget } from './aliases.ts';
+import { LiveSite, type NodeHandler, type SiteVersion } from './site.ts';
 import type { StaticFiles } from './static-files.ts';
 
-export type NodeHandler = (
+export type { NodeHandler } from './site.ts';
+
+/** What the HTTP layer decides before anything is served (maintenance mode, api/http/maintenance.ts). */
+export type Gate = (
   req: IncomingMessage,
   res: ServerResponse,
-  next?: (error?: unknown) => void,
-) => void | Promise<void>;
+  pathname: string,
+  version: SiteVersion,
+) => Promise<'open' | 'answered' | 'notice'> | 'open' | 'answered' | 'notice';
 
 export interface AppOptions {
-  staticFiles: StaticFiles;
-  /** Astro's middleware-mode handler (dist/server/entry.mjs), or any handler in tests. */
-  handler: NodeHandler;
+  /** The served version, swapped by publishing; or a fixed one (tests). */
+  site?: LiveSite;
+  staticFiles?: StaticFiles;
+  handler?: NodeHandler;
   /** Answers first when it returns true (the payment emulator's /v1/* and /emulator/*). */
   before?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** `/api/health`, answered here so it tells whether pages can be rendered at all. */
+  health?: () => Promise<{ status: 'ok' | 'error' }>;
+  gate?: Gate;
 }
 
 export interface GalerieServer {
   server: http.Server;
+  site: LiveSite;
   /** Set when shutdown starts: responses then close their connection. */
   draining: { value: boolean };
 }
@@ -33,28 +44,79 @@ const compress = compression({
   brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
 }) as unknown as NodeMiddleware;
 
-export function createGalerieServer({ staticFiles, handler, before }: AppOptions): GalerieServer {
+function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.end(JSON.stringify(body));
+}
+
+export function fixedSite(staticFiles: StaticFiles, handler: NodeHandler): LiveSite {
+  const site = new LiveSite();
+  site.swap({ id: 'fixed', staticFiles, handler });
+  return site;
+}
+
+export function createGalerieServer(options: AppOptions): GalerieServer {
+  const { before, health, gate } = options;
+  const site =
+    options.site ??
+    (options.staticFiles && options.handler
+      ? fixedSite(options.staticFiles, options.handler)
+      : new LiveSite());
   const draining = { value: false };
 
-  const notFound = (req: IncomingMessage, res: ServerResponse, pathname: string) => {
+  const notFound = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    pathname: string,
+    staticFiles: StaticFiles,
+  ) => {
     const page = pathname === '/en' || pathname.startsWith('/en/') ? '/en/404' : '/404';
     const file = staticFiles.lookup(page);
     if (file && (req.method === 'GET' || req.method === 'HEAD')) {
       staticFiles.send(req, res, file, 404);
       return;
     }
-    res.statusCode = 404;
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.end(JSON.stringify({ error: { code: 'not_found', message: 'Not found' } }));
+    json(res, 404, { error: { code: 'not_found', message: 'Not found' } });
   };
 
-  const server = http.createServer((req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
     if (draining.value) res.setHeader('Connection', 'close');
     const pathname = (req.url ?? '/').split('?')[0] ?? '/';
-    if (staticFiles.serve(req, res, pathname)) return;
+    if (health && pathname === '/api/health') {
+      const result = await health();
+      json(res, result.status === 'ok' ? 200 : 503, result);
+      return;
+    }
     if (before?.(req, res)) return;
+    const version = site.acquire(res);
+    if (!version) {
+      // Listening before the first version is loaded: say so instead of refusing connections.
+      json(
+        res,
+        503,
+        { error: { code: 'starting', message: 'The site is starting, try again in a moment' } },
+        { 'Retry-After': '5' },
+      );
+      return;
+    }
+    const decision = gate ? await gate(req, res, pathname, version) : 'open';
+    if (decision === 'answered') return;
+    if (
+      decision === 'notice'
+        ? serveWithNotice(req, res, pathname, version.staticFiles)
+        : version.staticFiles.serve(req, res, pathname)
+    )
+      return;
     const alias = aliasTarget(req.url ?? '/');
     if (alias && (req.method === 'GET' || req.method === 'HEAD')) {
       res.writeHead(301, { Location: alias, 'Cache-Control': 'public, max-age=86400' });
@@ -62,22 +124,54 @@ export function createGalerieServer({ staticFiles, handler, before }: AppOptions
       return;
     }
     compress(req, res, () => {
-      void Promise.resolve(handler(req, res, () => notFound(req, res, pathname))).catch(
-        (error: unknown) => {
-          console.error(`Request ${req.method} ${pathname} failed:`, error);
-          if (!res.headersSent) {
-            res.statusCode = 500;
-            res.setHeader('Content-Type', 'application/json; charset=utf-8');
-            res.end(JSON.stringify({ error: { code: 'internal', message: 'Internal error' } }));
-          } else {
-            res.destroy();
-          }
-        },
-      );
+      void Promise.resolve(
+        version.handler(req, res, () => notFound(req, res, pathname, version.staticFiles)),
+      ).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException | null)?.code === 'ERR_MODULE_NOT_FOUND')
+          site.markBroken(version.id);
+        fail(req, res, pathname, error);
+      });
     });
+  };
+
+  const fail = (req: IncomingMessage, res: ServerResponse, pathname: string, error: unknown) => {
+    console.error(`Request ${req.method} ${pathname} failed:`, error);
+    if (!res.headersSent)
+      json(res, 500, { error: { code: 'internal', message: 'Internal error' } });
+    else res.destroy();
+  };
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) =>
+      fail(req, res, (req.url ?? '/').split('?')[0] ?? '/', error),
+    );
   });
   server.keepAliveTimeout = 5000;
-  return { server, draining };
+  return { server, site, draining };
+}
+
+/**
+ * A prerendered HTML page for a signed-in administrator during maintenance: the same page with
+ * its "Mode maintenance actif" notice shown (Base.astro renders it hidden). Never cached.
+ */
+function serveWithNotice(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  staticFiles: StaticFiles,
+): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const file = staticFiles.lookup(pathname);
+  if (!file) return false;
+  if (!file.type.startsWith('text/html')) return staticFiles.serve(req, res, pathname);
+  const html = file.identity.body
+    .toString('utf8')
+    .replace('data-maintenance-notice hidden', 'data-maintenance-notice');
+  res.statusCode = 200;
+  res.setHeader('Content-Type', file.type);
+  res.setHeader('Cache-Control', 'private, no-store');
+  res.end(req.method === 'HEAD' ? undefined : html);
+  return true;
 }
 
 export interface ShutdownOptions {

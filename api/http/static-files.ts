@@ -13,7 +13,7 @@ interface Variant {
   etag: string;
 }
 
-interface StaticFile {
+export interface StaticFile {
   type: string;
   cacheControl: string;
   identity: Variant;

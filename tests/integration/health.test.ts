@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkHealth } from '../../api/health.ts';
+import { checkHealth } from '#api/health.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 describe('health', () => {
@@ -9,9 +9,14 @@ describe('health', () => {
   });
   afterAll(() => t.dispose());
 
-  it('is ok while the database answers, and an error once it does not', async () => {
-    expect(await checkHealth(t.db)).toEqual({ status: 'ok', db: 'ok' });
+  it('is ok while the database answers and pages render, an error otherwise', async () => {
+    expect(await checkHealth(t.db)).toEqual({ status: 'ok', db: 'ok', pages: 'ok' });
+    expect(await checkHealth(t.db, () => false)).toEqual({
+      status: 'error',
+      db: 'ok',
+      pages: 'error',
+    });
     await t.close();
-    expect(await checkHealth(t.db)).toEqual({ status: 'error', db: 'error' });
+    expect(await checkHealth(t.db)).toEqual({ status: 'error', db: 'error', pages: 'ok' });
   });
 });

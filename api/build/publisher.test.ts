@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { Publisher } from './publisher.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function fakeBuilds(options: { ms?: number; fail?: (n: number) => boolean } = {}) {
+  const builds: number[] = [];
+  let concurrent = 0;
+  let maxConcurrent = 0;
+  return {
+    builds,
+    get maxConcurrent() {
+      return maxConcurrent;
+    },
+    publish: async () => {
+      const n = builds.length + 1;
+      builds.push(n);
+      concurrent += 1;
+      maxConcurrent = Math.max(maxConcurrent, concurrent);
+      await sleep(options.ms ?? 80);
+      concurrent -= 1;
+      if (options.fail?.(n)) throw new Error(`Could not resolve "./Missing.astro" (build ${n})`);
+      return `v${n}`;
+    },
+  };
+}
+
+describe('the publish queue', () => {
+  it('turns three changes within one second into one build', async () => {
+    const fake = fakeBuilds();
+    const publisher = new Publisher({ publish: fake.publish, debounceMs: 100 });
+    publisher.request('a');
+    await sleep(30);
+    publisher.request('b');
+    await sleep(30);
+    publisher.request('c');
+    expect(publisher.status().state).toBe('queued');
+    await sleep(10);
+    await publisher.settled();
+    expect(fake.builds).toEqual([1]);
+    expect(publisher.status()).toMatchObject({ state: 'idle', version: 'v1', lastError: null });
+    expect(publisher.status().lastSuccessAt).not.toBeNull();
+  });
+
+  it('runs exactly one more build for changes made during a build, never two at once', async () => {
+    const fake = fakeBuilds({ ms: 150 });
+    const publisher = new Publisher({ publish: fake.publish, debounceMs: 20 });
+    publisher.request();
+    await sleep(60);
+    expect(publisher.status().state).toBe('building');
+    publisher.request();
+    publisher.request();
+    publisher.request();
+    expect(publisher.status()).toMatchObject({ state: 'building', pending: true });
+    await sleep(20);
+    await publisher.settled();
+    expect(fake.builds).toEqual([1, 2]);
+    expect(fake.maxConcurrent).toBe(1);
+    expect(publisher.status().version).toBe('v2');
+  });
+
+  it('reports a failed build with its error line and keeps the served version', async () => {
+    const fake = fakeBuilds({ fail: (n) => n === 2 });
+    const publisher = new Publisher({
+      publish: fake.publish,
+      debounceMs: 10,
+      describe: (e) => (e as Error).message,
+    });
+    publisher.request();
+    await sleep(20);
+    await publisher.settled();
+    const ok = publisher.status();
+    publisher.request();
+    await sleep(20);
+    await publisher.settled();
+    expect(publisher.status()).toEqual({
+      state: 'failed',
+      version: 'v1',
+      lastSuccessAt: ok.lastSuccessAt,
+      lastError: 'Could not resolve "./Missing.astro" (build 2)',
+      pending: false,
+    });
+    publisher.request();
+    await sleep(20);
+    await publisher.settled();
+    expect(publisher.status()).toMatchObject({ state: 'idle', version: 'v3', lastError: null });
+  });
+
+  it('still publishes during a steady stream of changes (maximum wait)', async () => {
+    const fake = fakeBuilds({ ms: 10 });
+    const publisher = new Publisher({ publish: fake.publish, debounceMs: 100, maxWaitMs: 200 });
+    for (let i = 0; i < 12; i += 1) {
+      publisher.request();
+      await sleep(30);
+    }
+    expect(fake.builds.length).toBeGreaterThanOrEqual(1);
+    await publisher.close();
+  });
+
+  it('drops queued work when closed', async () => {
+    const fake = fakeBuilds();
+    const publisher = new Publisher({ publish: fake.publish, debounceMs: 50 });
+    publisher.request();
+    await publisher.close();
+    await sleep(80);
+    expect(fake.builds).toEqual([]);
+  });
+});

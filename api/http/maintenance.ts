@@ -1,0 +1,82 @@
+// Maintenance mode, decided in the HTTP layer before static files and Astro (docs/decisions/013):
+// while the live setting is on, public pages answer 503 with the bilingual maintenance page,
+// `Retry-After` and `noindex`; the back office, its API, sign-in, the payment webhook, health and
+// media keep working, and a signed-in administrator browses the real site with a notice.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SESSION_COOKIE, validateSessionToken } from '../accounts/sessions.ts';
+import type { Database } from '../db/index.ts';
+import { liveSettings, peekSettings } from '../settings/index.ts';
+import type { Gate } from './app.ts';
+
+/** What keeps working during maintenance. */
+const OPEN_PATHS = [
+  /^\/admin(\/|$)/,
+  /^\/api\/admin(\/|$)/,
+  /^\/api\/auth\//,
+  /^\/api\/stripe\/webhook$/,
+  /^\/api\/health$/,
+  /^\/media\//,
+  /^\/_astro\//,
+  /^\/maintenance$/,
+  /^\/favicon\.svg$/,
+  /^\/robots\.txt$/,
+];
+
+export const RETRY_AFTER_SECONDS = 1800;
+
+export function isOpenDuringMaintenance(pathname: string): boolean {
+  return OPEN_PATHS.some((pattern) => pattern.test(pathname));
+}
+
+function cookie(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(value.join('='));
+  }
+  return undefined;
+}
+
+export async function isAdminRequest(db: Database, req: IncomingMessage): Promise<boolean> {
+  const token = cookie(req, SESSION_COOKIE);
+  if (!token) return false;
+  const validation = await validateSessionToken(db, token).catch(() => null);
+  return validation?.user.role === 'admin';
+}
+
+export function maintenanceGate(db: Database): Gate {
+  return async (req, res, pathname, version) => {
+    const settings = peekSettings(db) ?? (await liveSettings(db));
+    if (!settings.site_maintenance || isOpenDuringMaintenance(pathname)) return 'open';
+    if (await isAdminRequest(db, req)) return 'notice';
+    answerMaintenance(req, res, pathname, version.staticFiles.lookup('/maintenance'));
+    return 'answered';
+  };
+}
+
+function answerMaintenance(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  page: { identity: { body: Buffer }; type: string } | undefined,
+): void {
+  res.statusCode = 503;
+  res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+  res.setHeader('X-Robots-Tag', 'noindex');
+  res.setHeader('Cache-Control', 'no-store');
+  const wantsPage =
+    (req.method === 'GET' || req.method === 'HEAD') && !pathname.startsWith('/api/');
+  if (wantsPage && page) {
+    res.setHeader('Content-Type', page.type);
+    res.end(req.method === 'HEAD' ? undefined : page.identity.body);
+    return;
+  }
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(
+    JSON.stringify({
+      error: {
+        code: 'maintenance',
+        message: 'Le site est en maintenance. / The site is under maintenance.',
+      },
+    }),
+  );
+}

@@ -1,0 +1,96 @@
+// The version of the built site a running server serves, swapped atomically when a publish
+// completes (docs/decisions/012). A version is loaded whole before it is served: its static files
+// into memory and every module of its server bundle into Node's module cache, so rendering never
+// reads dist/ again — nothing another process writes or removes there can break it.
+import fs from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { StaticFiles } from './static-files.ts';
+
+export type NodeHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next?: (error?: unknown) => void,
+) => void | Promise<void>;
+
+export interface SiteVersion {
+  id: string;
+  staticFiles: StaticFiles;
+  /** Astro's middleware-mode handler, or any handler in tests. */
+  handler: NodeHandler;
+}
+
+async function* modules(dir: string): AsyncGenerator<string> {
+  for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* modules(full);
+    else if (entry.isFile() && entry.name.endsWith('.mjs')) yield full;
+  }
+}
+
+/** Loads a complete version folder (client/ and server/). Throws when any module fails. */
+export async function loadVersion(id: string, dir: string): Promise<SiteVersion> {
+  const serverDir = path.join(dir, 'server');
+  const { handler } = (await import(pathToFileURL(path.join(serverDir, 'entry.mjs')).href)) as {
+    handler: NodeHandler;
+  };
+  // Astro imports page modules lazily; importing them all now keeps them off the disk later.
+  for await (const file of modules(serverDir)) await import(pathToFileURL(file).href);
+  const staticFiles = await StaticFiles.load(path.join(dir, 'client'));
+  return { id, handler, staticFiles };
+}
+
+/**
+ * The served version and the requests in flight on each one. A request keeps the version it
+ * started on until it finishes, even if a swap happens meanwhile.
+ */
+export class LiveSite {
+  private current: SiteVersion | null = null;
+  private readonly inFlight = new Map<string, number>();
+  /** Set when a loaded version failed to render a module it should have had. */
+  private broken: string | null = null;
+
+  get version(): SiteVersion | null {
+    return this.current;
+  }
+
+  /** Can this server render its pages? (health) */
+  canRender(): boolean {
+    return this.current !== null && this.broken !== this.current.id;
+  }
+
+  markBroken(id: string): void {
+    this.broken = id;
+  }
+
+  /** Serves `next` from now on; returns the version it replaced. */
+  swap(next: SiteVersion): SiteVersion | null {
+    const previous = this.current;
+    this.current = next;
+    return previous;
+  }
+
+  /** Ids of versions some request still uses (never pruned from disk). */
+  busy(): string[] {
+    return [...this.inFlight.keys()];
+  }
+
+  /** Runs `use` on the current version, counted in flight until the response is finished. */
+  acquire(res: ServerResponse): SiteVersion | null {
+    const version = this.current;
+    if (!version) return null;
+    this.inFlight.set(version.id, (this.inFlight.get(version.id) ?? 0) + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const n = (this.inFlight.get(version.id) ?? 1) - 1;
+      if (n <= 0) this.inFlight.delete(version.id);
+      else this.inFlight.set(version.id, n);
+    };
+    res.once('finish', release);
+    res.once('close', release);
+    return version;
+  }
+}
