@@ -3,7 +3,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, envField } from 'astro/config';
-import { precompressIntegration } from './api/build/precompress.ts';
+import { precompressIntegration } from '#api/build/precompress.ts';
 
 const port = Number(process.env.PORT || 4321);
 

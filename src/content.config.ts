@@ -5,12 +5,12 @@ import fs from 'node:fs/promises';
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
-import { catalogSnapshot, type CatalogSnapshot } from '../api/build/index.ts';
-import { publicArtworkSchema } from '../api/catalog/index.ts';
-import { prepareDatabase } from '../api/catalog/seed.ts';
-import { loadConfig } from '../api/config.ts';
-import { getDb } from '../api/db/context.ts';
-import { DEFAULT_SETTINGS, settingsSchema } from '../api/settings/index.ts';
+import { catalogSnapshot, type CatalogSnapshot } from '#api/build/index.ts';
+import { publicArtworkSchema } from '#api/catalog/index.ts';
+import { prepareDatabase } from '#api/catalog/seed.ts';
+import { loadConfig } from '#api/config.ts';
+import { getDb } from '#api/db/context.ts';
+import { DEFAULT_SETTINGS, settingsSchema } from '#api/settings/index.ts';
 
 let snapshot: Promise<CatalogSnapshot> | undefined;
 

@@ -2,8 +2,8 @@
 declare namespace App {
   interface Locals {
     /** The signed-in user (`{ id, email, name, role, emailVerified }`), or null. */
-    user: import('../api/accounts/sessions.ts').SessionUser | null;
+    user: import('#api/accounts/sessions.ts').SessionUser | null;
     /** The current session (`{ id, userId, expiresAt }`), or null. */
-    session: import('../api/accounts/sessions.ts').Session | null;
+    session: import('#api/accounts/sessions.ts').Session | null;
   }
 }

@@ -7,15 +7,15 @@
 //    forget it; accepting an invitation is the one exception (api/accounts/guards.ts).
 // Typed without `astro:middleware` so tests can call `onRequest` directly.
 import type { APIContext, MiddlewareHandler } from 'astro';
-import { isGuardedAdminPath } from '../api/accounts/guards.ts';
+import { isGuardedAdminPath } from '#api/accounts/guards.ts';
 import {
   SESSION_COOKIE,
   sessionCookieOptions,
   validateSessionToken,
   type SessionValidation,
-} from '../api/accounts/sessions.ts';
-import { getDb } from '../api/db/context.ts';
-import { AppError, checkSameOrigin, errorResponse } from '../api/http/errors.ts';
+} from '#api/accounts/sessions.ts';
+import { getDb } from '#api/db/context.ts';
+import { AppError, checkSameOrigin, errorResponse } from '#api/http/errors.ts';
 
 /** Called by Stripe (or the emulator), never by a browser: authenticated by its signature. */
 const ORIGIN_CHECK_EXEMPT = new Set(['/api/stripe/webhook']);

@@ -2,14 +2,12 @@
 // e-mail verification, password reset and change, on our own session layer (sessions.ts).
 // Nothing here tells a visitor whether an address has an account: signup with a taken address and
 // login with an unknown one cost an Argon2 run and answer exactly like the real thing.
-import type { Transaction } from 'kysely';
 import { ipBucket } from '../contact/index.ts';
-import type { Database } from '../db/index.ts';
-import type { DB } from '../db/schema.ts';
+import { isUniqueViolation, type Database, type Executor } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
 import type { Mailer, MailMessage } from '../mail/index.ts';
 import { hit, rateLimitKey, type RateLimitRule } from '../ratelimit/index.ts';
-import { getSettings, type SiteSettings } from '../settings/index.ts';
+import { liveSettings, type SiteSettings } from '../settings/index.ts';
 import {
   alreadyRegisteredMail,
   resetPasswordMail,
@@ -42,7 +40,7 @@ import type {
   LoginInput,
   ResetPasswordInput,
   SignupInput,
-} from './validation.ts';
+} from '../../src/schemas/accounts.ts';
 
 export {
   SESSION_COOKIE,
@@ -51,12 +49,11 @@ export {
   type Session,
   type SessionUser,
 } from './sessions.ts';
+import { type Clock, timeOf } from '../clock.ts';
 export { requireAdmin, requireUser } from './guards.ts';
 export { acceptAdminInvitation, createAdminInvitation } from './invitations.ts';
 export { getAccountOverview, getSubscription, listAccountOrders } from './orders.ts';
 export { findUserByEmail, hasAdmin } from './users.ts';
-
-type Executor = Database | Transaction<DB>;
 
 export interface AccountDeps {
   db: Database;
@@ -65,7 +62,7 @@ export interface AccountDeps {
   siteUrl: string;
   /** Read from the database when not given (sender name and address of the mails). */
   settings?: SiteSettings;
-  now?: () => Date;
+  now?: Clock;
 }
 
 /** Where the request came from, for the per-address limits. */
@@ -87,12 +84,6 @@ export const ACCOUNT_MAIL_LIMITS: { perEmail: RateLimitRule; perIp: RateLimitRul
   perIp: { limit: 10, windowSeconds: 3600 },
 };
 
-const PG_UNIQUE_VIOLATION = '23505';
-const isUniqueViolation = (error: unknown) =>
-  typeof error === 'object' &&
-  error !== null &&
-  (error as { code?: unknown }).code === PG_UNIQUE_VIOLATION;
-
 export function toRole(value: string): Role {
   return value === 'admin' ? 'admin' : 'customer';
 }
@@ -111,7 +102,7 @@ export async function signup(
   meta: RequestMeta,
 ): Promise<Delivery> {
   const { db } = deps;
-  const now = deps.now?.() ?? new Date();
+  const now = timeOf(deps);
   const locale: Locale = input.locale ?? 'fr';
   await enforceMailLimits(db, 'signup', input.email, meta, now);
   const passwordHash = await hashPassword(input.password);
@@ -159,7 +150,7 @@ export async function resendVerification(
   meta: RequestMeta,
 ): Promise<Delivery> {
   const { db } = deps;
-  const now = deps.now?.() ?? new Date();
+  const now = timeOf(deps);
   const user = await db
     .selectFrom('users')
     .select(['email', 'email_verified_at'])
@@ -188,7 +179,7 @@ export async function verifyEmail(
   token: unknown,
 ): Promise<{ userId: string }> {
   if (!isTokenShaped(token)) throw new AppError('invalid_token');
-  const now = deps.now?.() ?? new Date();
+  const now = timeOf(deps);
   const row = await deps.db
     .updateTable('users')
     .set({
@@ -225,7 +216,7 @@ export async function login(
   meta: RequestMeta & { replaceSessionId?: string | undefined },
 ): Promise<LoginResult> {
   const { db } = deps;
-  const now = deps.now?.() ?? new Date();
+  const now = timeOf(deps);
   const accountKey = accountThrottleKey(input.email);
   const bucket = ipBucket(meta.ip);
   const ipKey = bucket ? ipThrottleKey(bucket) : undefined;
@@ -261,7 +252,7 @@ export async function requestPasswordReset(
   meta: RequestMeta,
 ): Promise<Delivery> {
   const { db } = deps;
-  const now = deps.now?.() ?? new Date();
+  const now = timeOf(deps);
   const locale: Locale = input.locale ?? 'fr';
   await enforceMailLimits(db, 'reset', input.email, meta, now);
   const delivered = (async () => {
@@ -285,7 +276,7 @@ export async function requestPasswordReset(
         })
         .execute();
     });
-    const settings = deps.settings ?? (await getSettings(db));
+    const settings = deps.settings ?? (await liveSettings(db));
     await deps.mailer.send(
       resetPasswordMail(
         settings,
@@ -307,7 +298,7 @@ export async function resetPassword(
   input: ResetPasswordInput,
 ): Promise<{ userId: string }> {
   const { db } = deps;
-  const now = deps.now?.() ?? new Date();
+  const now = timeOf(deps);
   if (!isTokenShaped(input.token)) throw new AppError('invalid_token');
   const tokenHash = hashToken(input.token);
   const pending = await db
@@ -362,7 +353,7 @@ export async function changePassword(
   meta: RequestMeta,
 ): Promise<{ token: string; session: Session }> {
   const { db } = deps;
-  const now = deps.now?.() ?? new Date();
+  const now = timeOf(deps);
   const user = await db
     .selectFrom('users')
     .select(['id', 'email', 'password_hash'])
@@ -429,7 +420,7 @@ function sendLater(
   build: (settings: SiteSettings) => MailMessage,
 ): Delivery {
   const delivered = (async () => {
-    const settings = deps.settings ?? (await getSettings(deps.db));
+    const settings = deps.settings ?? (await liveSettings(deps.db));
     await deps.mailer.send(build(settings));
   })().catch((error: unknown) => console.error(`Accounts: the ${what} failed:`, error));
   return { delivered };

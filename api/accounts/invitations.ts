@@ -1,13 +1,14 @@
 // Administrator invitations (ARCHITECTURE "Accounts and admin"): no default credential exists;
 // the owner runs `npm run admin:invite -- <email>`, which stores a hashed, single-use invitation
 // valid 72 hours and prints its link. Accepting it creates a new administrator account.
-import type { Database } from '../db/index.ts';
+import { isUniqueViolation, type Database } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
 import { findUserByEmail } from './users.ts';
 import { hashPassword } from './passwords.ts';
 import { createSession, type Session, type SessionUser } from './sessions.ts';
 import { hashToken, isTokenShaped, randomToken } from './tokens.ts';
-import type { AcceptInvitationInput } from './validation.ts';
+import type { AcceptInvitationInput } from '../../src/schemas/accounts.ts';
+import { type Clock, timeOf } from '../clock.ts';
 
 export const INVITATION_TTL_MS = 72 * 3600 * 1000;
 
@@ -26,7 +27,7 @@ export interface Invitation {
 export async function createAdminInvitation(
   db: Database,
   rawEmail: string,
-  options: { siteUrl: string; createdBy?: string | null; now?: Date },
+  options: { siteUrl: string; createdBy?: string | null; now?: Clock },
 ): Promise<Invitation> {
   const email = rawEmail.trim().toLowerCase();
   if (email.length > 254 || !EMAIL.test(email))
@@ -35,7 +36,7 @@ export async function createAdminInvitation(
     throw new AppError('account_exists', {
       message: `${email} already has an account; invite another address (existing accounts are never promoted).`,
     });
-  const now = options.now ?? new Date();
+  const now = timeOf(options);
   const token = randomToken();
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
   await db
@@ -57,11 +58,11 @@ export async function createAdminInvitation(
  * unknown, used or expired; `account_exists` when its address has meanwhile got an account.
  */
 export async function acceptAdminInvitation(
-  deps: { db: Database; now?: () => Date },
+  deps: { db: Database; now?: Clock },
   input: AcceptInvitationInput,
 ): Promise<{ token: string; session: Session; user: SessionUser }> {
   const { db } = deps;
-  const now = deps.now?.() ?? new Date();
+  const now = timeOf(deps);
   if (!isTokenShaped(input.token)) throw new AppError('invalid_token');
   const tokenHash = hashToken(input.token);
   const invitation = await db
@@ -112,8 +113,7 @@ export async function acceptAdminInvitation(
       };
     });
   } catch (error) {
-    if ((error as { code?: unknown } | null)?.code === '23505')
-      throw new AppError('account_exists');
+    if (isUniqueViolation(error)) throw new AppError('account_exists');
     throw error;
   }
 }

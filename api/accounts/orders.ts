@@ -2,12 +2,10 @@
 // the orders placed while signed in to the account, and — only once the address is verified — the
 // guest orders placed with its address (docs/decisions/010). Everything is read by user id, on the
 // server; nothing a browser sends can widen it to someone else's orders.
-import { sql, type Transaction } from 'kysely';
-import type { Database } from '../db/index.ts';
-import type { DB } from '../db/schema.ts';
+import { sql } from 'kysely';
+import type { Executor } from '../db/index.ts';
 import { BUYER_ORDER_COLUMNS, buyerOrders, type BuyerOrder } from '../orders/view.ts';
-
-type Executor = Database | Transaction<DB>;
+import { Payment } from '../../src/schemas/order-status.ts';
 
 /** An order on the account page: as the buyer sees it, with its works (api/orders/view.ts). */
 export type AccountOrder = BuyerOrder;
@@ -61,7 +59,7 @@ export async function listAccountOrders(
           : []),
       ]),
     )
-    .where('payment_status', '!=', 'expired')
+    .where('payment_status', '!=', Payment.expired)
     .orderBy('created_at', 'desc')
     .orderBy('order_number', 'desc')
     .limit(ACCOUNT_ORDERS_LIMIT)

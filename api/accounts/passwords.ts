@@ -1,10 +1,10 @@
 // Password hashing with Argon2id at the OWASP minimum (m = 19456 KiB, t = 2, p = 1), and the dummy
 // verification that makes "no such account" cost the same time as a wrong password.
 import { hash, verify } from '@node-rs/argon2';
+// storefront §5, §9: at least 6 characters; more than 256 is refused (Argon2 cost, abuse).
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../src/schemas/accounts.ts';
 
-/** storefront §5, §9: at least 6 characters; more than 256 is refused (Argon2 cost, abuse). */
-export const PASSWORD_MIN_LENGTH = 6;
-export const PASSWORD_MAX_LENGTH = 256;
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH };
 
 // Argon2id is @node-rs/argon2's default algorithm (its `Algorithm` is a const enum, which
 // isolated modules cannot import); the PHC string records it and `verify` checks it.

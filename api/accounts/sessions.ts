@@ -1,12 +1,9 @@
 // Sessions after the Lucia design (lucia-auth.com, without the deprecated package): the cookie
 // holds `<id>.<secret>`, the database only the id and SHA-256(secret); a session lives 30 days and
 // is extended when used in its second half. Expired sessions are deleted when met.
-import type { Transaction } from 'kysely';
-import type { Database } from '../db/index.ts';
-import type { DB } from '../db/schema.ts';
+import type { Executor } from '../db/index.ts';
 import { hashToken, isTokenShaped, randomToken, tokenMatches } from './tokens.ts';
-
-type Executor = Database | Transaction<DB>;
+import { systemClock } from '../clock.ts';
 
 export const SESSION_COOKIE = 'session';
 export const SESSION_LIFETIME_MS = 30 * 24 * 3600 * 1000;
@@ -52,7 +49,7 @@ export function parseSessionToken(token: string): { id: string; secret: string }
 export async function createSession(
   db: Executor,
   userId: string,
-  now: Date = new Date(),
+  now: Date = systemClock(),
 ): Promise<{ token: string; session: Session }> {
   const id = randomToken();
   const secret = randomToken();
@@ -79,7 +76,7 @@ export async function createSession(
 export async function validateSessionToken(
   db: Executor,
   token: string,
-  now: Date = new Date(),
+  now: Date = systemClock(),
 ): Promise<SessionValidation | null> {
   const parts = parseSessionToken(token);
   if (!parts) return null;
@@ -138,7 +135,10 @@ export async function invalidateUserSessions(db: Executor, userId: string): Prom
 }
 
 /** Deletes every session past its expiry. */
-export async function deleteExpiredSessions(db: Executor, now: Date = new Date()): Promise<number> {
+export async function deleteExpiredSessions(
+  db: Executor,
+  now: Date = systemClock(),
+): Promise<number> {
   const result = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -2,13 +2,11 @@
 // every app server shares it. An attempt is counted *before* the password is checked: parallel
 // guesses cannot slip through while Argon2 runs. From the Nth failure on, each one locks the key
 // for a delay that doubles; while locked, every attempt is refused, the right password included.
-import { sql, type Transaction } from 'kysely';
-import type { Database } from '../db/index.ts';
-import type { DB } from '../db/schema.ts';
+import { sql } from 'kysely';
+import type { Executor } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
 import { rateLimitKey } from '../ratelimit/index.ts';
-
-type Executor = Database | Transaction<DB>;
+import { systemClock } from '../clock.ts';
 
 export interface ThrottleRule {
   /** Failures allowed before the first lock (the lock starts with this one). */
@@ -72,7 +70,7 @@ function secondsUntil(until: Date, now: Date): number {
 export async function beginAttempt(
   db: Executor,
   keys: readonly ThrottleKey[],
-  now: Date = new Date(),
+  now: Date = systemClock(),
 ): Promise<void> {
   const locked = await db
     .selectFrom('login_throttle')
@@ -145,7 +143,7 @@ export async function clearThrottle(db: Executor, key: ThrottleKey): Promise<voi
 }
 
 /** Drops rows whose failures are all forgotten and whose lock is over. */
-export async function pruneLoginThrottle(db: Executor, now: Date = new Date()): Promise<number> {
+export async function pruneLoginThrottle(db: Executor, now: Date = systemClock()): Promise<number> {
   const longest = Math.max(
     LOGIN_THROTTLE.account.forgetAfterSeconds,
     LOGIN_THROTTLE.ip.forgetAfterSeconds,

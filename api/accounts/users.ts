@@ -1,9 +1,5 @@
 // Reading accounts: by address (case-insensitive, as users_email_lower_key) and by role.
-import type { Transaction } from 'kysely';
-import type { Database } from '../db/index.ts';
-import type { DB } from '../db/schema.ts';
-
-type Executor = Database | Transaction<DB>;
+import type { Executor } from '../db/index.ts';
 
 export interface UserRow {
   id: string;

@@ -4,7 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { Database } from '../db/index.ts';
+import type { Database, Executor } from '../db/index.ts';
+import { assertSellable, sellability } from '../catalog/sellability.ts';
 import { AppError } from '../http/errors.ts';
 import {
   activePromoCodes,
@@ -12,10 +13,9 @@ import {
   computeTotals,
   findPromo,
   shippingRule,
-  type PromoCode,
-  type Totals,
 } from '../pricing/index.ts';
 import type { SiteSettings } from '../settings/index.ts';
+import type { CartLine, CartView, Localized, PromoCode } from '../../src/schemas/views.ts';
 
 export const CART_COOKIE = 'cart-session-id';
 /** How long an idle cart is kept (cookie lifetime). */
@@ -23,39 +23,7 @@ export const CART_MAX_AGE_SECONDS = 180 * 24 * 3600;
 /** A cart holds at most this many distinct works (a guard against abuse, far above real use). */
 export const MAX_CART_LINES = 50;
 
-type Executor = Database | Transaction<DB>;
-
-interface Localized {
-  fr: string;
-  en: string;
-}
-
-export interface CartLine {
-  id: number;
-  artworkId: number;
-  /** The work's key in the gallery (`/gallery?work=<key>`). */
-  slug: string;
-  type: 'original' | 'print';
-  title: Localized;
-  technique: Localized;
-  dimensions: string;
-  image: { sha256: string; width: number; height: number } | null;
-  unitPriceCents: number;
-  quantity: number;
-  lineTotalCents: number;
-  /** 1 for an original, the prints left for a print. */
-  maxQuantity: number;
-}
-
-export interface CartView {
-  lines: CartLine[];
-  count: number;
-  promo: PromoCode | null;
-  totals: Totals;
-  shipping: { defaultCents: number; freeThresholdCents: number };
-  /** Works dropped from the cart since the last look because they were sold or withdrawn. */
-  removed: Localized[];
-}
+export type { CartLine, CartView } from '../../src/schemas/views.ts';
 
 /** A new opaque cart id: 128 random bits, URL-safe. */
 export function newCartId(): string {
@@ -90,8 +58,10 @@ async function readLines(db: Executor, cartId: string) {
     .selectFrom('cart_items as c')
     .innerJoin('artworks as a', 'a.id', 'c.artwork_id')
     .leftJoin('media as m', 'm.id', 'a.media_id')
+    .leftJoin('artworks as o', 'o.id', 'a.original_id')
     .select([
       'c.id',
+      'o.slug as original_slug',
       'c.quantity',
       'a.id as artwork_id',
       'a.slug',
@@ -131,14 +101,14 @@ export async function getCart(
   const lines: CartLine[] = [];
   for (const r of rows) {
     const original = r.artwork_type === 'original';
-    const gone = !r.is_available || (original ? r.is_sold : r.stock === 0);
-    if (gone) {
+    const rule = sellability(r);
+    if (!rule.sellable) {
       removed.push({ fr: r.title_fr, en: r.title_en });
       await db.deleteFrom('cart_items').where('id', '=', r.id).execute();
       continue;
     }
     let quantity = r.quantity;
-    const maxQuantity = original ? 1 : r.stock;
+    const maxQuantity = rule.max;
     if (quantity > maxQuantity) {
       quantity = maxQuantity;
       await db.updateTable('cart_items').set({ quantity }).where('id', '=', r.id).execute();
@@ -146,7 +116,8 @@ export async function getCart(
     lines.push({
       id: r.id,
       artworkId: r.artwork_id,
-      slug: workKey(r.slug),
+      // The gallery card of a print is its original's (src/lib/groups.ts).
+      slug: workKey(r.original_slug ?? r.slug),
       type: original ? 'original' : 'print',
       title: { fr: r.title_fr, en: r.title_en },
       technique: { fr: r.technique_fr, en: r.technique_en },
@@ -190,6 +161,7 @@ function view(
     promo,
     totals: computeTotals(lines, promo, rule),
     shipping: { defaultCents: rule.defaultCents, freeThresholdCents: rule.freeThresholdCents },
+    currency: settings.currency,
     removed,
   };
 }
@@ -232,8 +204,6 @@ export async function addToCart(
     await lockCart(trx, cartId);
     const work = await readWork(trx, artworkId);
     const original = work.artwork_type === 'original';
-    if (!work.is_available || (original && work.is_sold))
-      throw new AppError('unavailable', { params: titleParams(work) });
     const lines = await trx
       .selectFrom('cart_items as c')
       .innerJoin('artworks as a', 'a.id', 'c.artwork_id')
@@ -241,17 +211,11 @@ export async function addToCart(
       .where('c.cart_id', '=', cartId)
       .execute();
     const existing = lines.find((l) => l.artwork_id === artworkId);
-    if (original) {
+    if (original && sellability(work).sellable) {
       if (existing) throw new AppError('original_in_cart');
       if (lines.some((l) => l.artwork_type === 'original')) throw new AppError('original_limit');
-      if (quantity !== 1) throw new AppError('original_quantity');
-    } else {
-      const wanted = (existing?.quantity ?? 0) + quantity;
-      if (work.stock === 0 || wanted > work.stock)
-        throw new AppError('out_of_stock', {
-          params: { ...titleParams(work), stock: work.stock },
-        });
     }
+    assertSellable(work, (existing?.quantity ?? 0) + quantity, titleParams(work));
     if (existing) {
       await trx
         .updateTable('cart_items')

@@ -5,13 +5,13 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { AppConfig } from '../config.ts';
-import type { Database } from '../db/index.ts';
+import type { Database, Executor } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { renderComposition } from '../media/compose.ts';
 import { renderPortrait } from '../media/portrait.ts';
 import { storeMaster } from '../media/index.ts';
 import { diskStorage, type MediaStorage } from '../media/storage.ts';
-import { insertMissingDefaults } from '../settings/index.ts';
+import { insertMissingDefaults, invalidateSettings } from '../settings/index.ts';
 
 export const SEED_CATALOGUE = path.join(
   import.meta.dirname,
@@ -68,6 +68,15 @@ export interface SeedResult {
   settingsInserted: number;
 }
 
+async function idOf(db: Executor, slug: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('artworks')
+    .select('id')
+    .where('slug', '=', slug)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
 export async function seedDemo(
   db: Database,
   storage: MediaStorage,
@@ -114,6 +123,8 @@ export async function seedDemo(
     // Rendering is the slow part (≈0.3 s an image): only for works not seeded yet.
     const media = await storeMaster(db, storage, await renderComposition(work.image), work.title);
     await db.transaction().execute(async (trx) => {
+      // The print names its original (artworks.original_id): inserted first, or already there.
+      let originalId: number | null = null;
       for (const v of missing) {
         const result = await trx
           .insertInto('artworks')
@@ -137,10 +148,14 @@ export async function seedDemo(
             display_order: firstPosition + variants.indexOf(v),
             media_id: media.id,
             edition_size: v.editionSize,
+            original_id:
+              v.type === 'print' ? (originalId ?? (await idOf(trx, variants[0]!.slug))) : null,
           })
           .onConflict((oc) => oc.column('slug').doNothing())
+          .returning('id')
           .executeTakeFirst();
-        artworksInserted += Number(result.numInsertedOrUpdatedRows ?? 0);
+        if (result && v.type === 'original') originalId = result.id;
+        if (result) artworksInserted += 1;
       }
     });
   }
@@ -193,5 +208,6 @@ export async function prepareDatabase(
 ): Promise<{ migrations: string[]; seeded: SeedResult | null }> {
   const migrations = await migrateToLatest(db);
   const seeded = await seedIfEmpty(db, diskStorage(path.join(config.dataDir, 'media')));
+  invalidateSettings(db);
   return { migrations, seeded };
 }

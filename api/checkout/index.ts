@@ -9,7 +9,7 @@
 // starts a new checkout.
 import { sql, type Transaction } from 'kysely';
 import type Stripe from 'stripe';
-import type { Database } from '../db/index.ts';
+import { isUniqueViolation, type Database } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import {
@@ -20,7 +20,10 @@ import {
   type Totals,
 } from '../pricing/index.ts';
 import type { Payments } from '../payments/index.ts';
-import { getSettings } from '../settings/index.ts';
+import { liveSettings } from '../settings/index.ts';
+import { type Clock, systemClock, timeOf } from '../clock.ts';
+import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
+import { assertSellable } from '../catalog/sellability.ts';
 
 /** How long a Checkout Session stays payable (Stripe's minimum is 30 minutes). */
 export const SESSION_LIFETIME_SECONDS = 30 * 60 + 60;
@@ -53,7 +56,7 @@ export interface CheckoutContext {
   userId?: string | undefined;
   /** Absolute origin the buyer comes back to, e.g. https://galerie.example */
   siteUrl: string;
-  now?: Date;
+  now?: Clock;
 }
 
 export interface CheckoutResult {
@@ -72,16 +75,6 @@ interface HeldLine {
   dimensions: string;
   unitPriceCents: number;
   quantity: number;
-}
-
-const PG_UNIQUE_VIOLATION = '23505';
-
-function isUniqueViolation(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { code?: unknown }).code === PG_UNIQUE_VIOLATION
-  );
 }
 
 const titles = (t: { fr: string; en: string }) => ({ title_fr: t.fr, title_en: t.en });
@@ -108,7 +101,7 @@ async function nextOrderNumber(trx: Transaction<DB>, now: Date): Promise<string>
 export async function releaseHolds(
   trx: Transaction<DB>,
   orderId: string,
-  now = new Date(),
+  now: Date = systemClock(),
 ): Promise<number> {
   const holds = await trx
     .updateTable('holds')
@@ -135,8 +128,8 @@ export async function releaseHolds(
 export async function closeUnpaidOrder(
   trx: Transaction<DB>,
   orderId: string,
-  paymentStatus: 'expired' | 'failed',
-  now = new Date(),
+  paymentStatus: typeof Payment.expired | typeof Payment.failed,
+  now: Date = systemClock(),
 ): Promise<boolean> {
   const order = await trx
     .selectFrom('orders')
@@ -144,11 +137,11 @@ export async function closeUnpaidOrder(
     .where('id', '=', orderId)
     .forUpdate()
     .executeTakeFirst();
-  if (!order || order.payment_status !== 'unpaid') return false;
+  if (!order || order.payment_status !== Payment.unpaid) return false;
   await releaseHolds(trx, orderId, now);
   await trx
     .updateTable('orders')
-    .set({ payment_status: paymentStatus, status: 'cancelled', updated_at: now })
+    .set({ payment_status: paymentStatus, status: Fulfilment.cancelled, updated_at: now })
     .where('id', '=', orderId)
     .execute();
   return true;
@@ -161,8 +154,8 @@ export async function createCheckout(
 ): Promise<CheckoutResult> {
   const { db, payments } = deps;
   if (!payments.ready) throw new AppError('payment_not_configured');
-  const now = context.now ?? new Date();
-  const settings = await getSettings(db);
+  const now = timeOf(context);
+  const settings = await liveSettings(db);
   const codes = activePromoCodes(settings);
   const promo = input.promoCode?.trim() ? findPromo(codes, input.promoCode) : null;
   if (input.promoCode?.trim() && !promo) throw new AppError('promo_invalid');
@@ -180,11 +173,11 @@ export async function createCheckout(
           .selectFrom('orders')
           .select(['id', 'stripe_session_id'])
           .where('cart_id', '=', context.cartId)
-          .where('payment_status', '=', 'unpaid')
-          .where('status', '=', 'pending')
+          .where('payment_status', '=', Payment.unpaid)
+          .where('status', '=', Fulfilment.pending)
           .execute();
         for (const o of earlier) {
-          if (await closeUnpaidOrder(trx, o.id, 'expired', now))
+          if (await closeUnpaidOrder(trx, o.id, Payment.expired, now))
             if (o.stripe_session_id) abandonedSessions.push(o.stripe_session_id);
         }
       }
@@ -216,9 +209,7 @@ export async function createCheckout(
           });
         const title = { fr: w.title_fr, en: w.title_en };
         const original = w.artwork_type === 'original';
-        if (!w.is_available || (original && w.is_sold))
-          throw new AppError('unavailable', { params: titles(title) });
-        if (original && quantity !== 1) throw new AppError('original_quantity');
+        assertSellable(w, quantity, titles(title));
         lines.push({
           artworkId,
           type: original ? 'original' : 'print',
@@ -248,7 +239,7 @@ export async function createCheckout(
           shipping_address: JSON.stringify(shipping),
           billing_address: billing ? JSON.stringify(billing) : null,
           locale: input.locale,
-          currency: 'EUR',
+          currency: settings.currency,
           subtotal_cents: totals.subtotalCents,
           promo_code: promo?.code ?? null,
           discount_cents: totals.discountCents,
@@ -330,9 +321,10 @@ export async function createCheckout(
       locale: input.locale,
       siteUrl: context.siteUrl,
       expiresAt,
+      currency: settings.currency,
     });
   } catch (error) {
-    await db.transaction().execute((trx) => closeUnpaidOrder(trx, order.id, 'failed'));
+    await db.transaction().execute((trx) => closeUnpaidOrder(trx, order.id, Payment.failed));
     console.error(
       `Checkout ${order.order_number}: the payment session could not be created:`,
       error,
@@ -374,8 +366,11 @@ async function createSession(
     locale: 'fr' | 'en';
     siteUrl: string;
     expiresAt: Date;
+    /** The site's currency setting (Stripe wants it lower-case). */
+    currency: string;
   },
 ): Promise<Stripe.Checkout.Session> {
+  const currency = o.currency.toLowerCase();
   const { stripe } = payments;
   const prefix = o.locale === 'en' ? '/en' : '';
   const base = o.siteUrl.replace(/\/+$/, '');
@@ -384,7 +379,7 @@ async function createSession(
     return {
       quantity: l.quantity,
       price_data: {
-        currency: 'eur',
+        currency,
         unit_amount: l.unitPriceCents,
         product_data: {
           name: `${l.title[o.locale]} – ${TYPE_NAME[l.type][o.locale]}`,
@@ -398,7 +393,7 @@ async function createSession(
     lineItems.push({
       quantity: 1,
       price_data: {
-        currency: 'eur',
+        currency,
         unit_amount: o.totals.shippingCents,
         product_data: { name: SHIPPING_NAME[o.locale] },
       },
@@ -408,7 +403,7 @@ async function createSession(
     const coupon = await stripe.coupons.create(
       {
         amount_off: o.totals.discountCents,
-        currency: 'eur',
+        currency,
         duration: 'once',
         name: o.promoCode ?? 'Promo',
         max_redemptions: 1,
@@ -447,7 +442,7 @@ export async function expireSessionQuietly(payments: Payments, sessionId: string
  * The sweeper: closes unpaid orders whose holds have passed their expiry (a lost expiry webhook,
  * a crash). Returns the number of orders closed.
  */
-export async function sweepExpiredHolds(db: Database, now = new Date()): Promise<number> {
+export async function sweepExpiredHolds(db: Database, now: Date = systemClock()): Promise<number> {
   const due = await db
     .selectFrom('holds')
     .select('order_id')
@@ -458,7 +453,7 @@ export async function sweepExpiredHolds(db: Database, now = new Date()): Promise
   let closed = 0;
   for (const { order_id } of due) {
     const done = await db.transaction().execute(async (trx) => {
-      if (await closeUnpaidOrder(trx, order_id, 'expired', now)) return true;
+      if (await closeUnpaidOrder(trx, order_id, Payment.expired, now)) return true;
       // A paid order with a hold still active (cannot normally happen): end the hold only.
       await trx
         .updateTable('holds')

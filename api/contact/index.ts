@@ -6,7 +6,8 @@ import { errorText } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
 import type { Mailer } from '../mail/index.ts';
 import { hit, rateLimitKey, type RateLimitRule } from '../ratelimit/index.ts';
-import { getSettings, type SiteSettings } from '../settings/index.ts';
+import { liveSettings, type SiteSettings } from '../settings/index.ts';
+import { type Clock, timeOf } from '../clock.ts';
 
 /** storefront §3, first reading; the same list as src/schemas/contact.ts (tsc checks they agree). */
 export type ContactSubjectCode =
@@ -28,7 +29,7 @@ export interface ContactDeps {
   mailer: Mailer;
   /** Read from the database when not given. */
   settings?: SiteSettings;
-  now?: () => Date;
+  now?: Clock;
 }
 
 // The notification goes to the owner, whose back office is French (back office §1).
@@ -57,7 +58,7 @@ export async function submitContactMessage(
   meta: { ip: string },
 ): Promise<{ id: string }> {
   const { db, mailer } = deps;
-  const now = deps.now?.() ?? new Date();
+  const now = timeOf(deps);
   if (input.website !== undefined && input.website.trim() !== '') throw new AppError('rejected');
 
   const ip = ipBucket(meta.ip);
@@ -78,7 +79,7 @@ export async function submitContactMessage(
     .returning('id')
     .executeTakeFirstOrThrow();
 
-  const settings = deps.settings ?? (await getSettings(db));
+  const settings = deps.settings ?? (await liveSettings(db));
   try {
     await mailer.send({
       to: settings.contact_email,

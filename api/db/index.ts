@@ -3,11 +3,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
 
 export type Database = Kysely<DB>;
+/** The database or a transaction on it: what queries that may run inside one accept. */
+export type Executor = Database | Transaction<DB>;
+
+/** A PostgreSQL unique_violation (23505), from pg and PGlite alike; `constraint` narrows it. */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const e = error as { code?: unknown; constraint?: unknown } | null;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    e.code === '23505' &&
+    (constraint === undefined || e.constraint === constraint)
+  );
+}
 
 export interface DatabaseHandle {
   db: Database;

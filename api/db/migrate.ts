@@ -32,6 +32,13 @@ export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
+/** Migrates up or down to the named migration (tests of a data migration start before it). */
+export async function migrateTo<T>(db: Kysely<T>, name: string): Promise<void> {
+  const { error } = await migrator(db).migrateTo(name);
+  if (error)
+    throw new MigrationError(`Migrating to ${name} failed: ${errorText(error)}`, { cause: error });
+}
+
 /** Rolls every migration back (tests prove each `down` works). */
 export async function migrateDownToZero<T>(db: Kysely<T>): Promise<void> {
   const { error } = await migrator(db).migrateTo(NO_MIGRATIONS);

@@ -48,6 +48,7 @@ export interface Artworks {
   is_available: Generated<boolean>;
   is_sold: Generated<boolean>;
   media_id: string | null;
+  original_id: number | null;
   price_cents: number;
   slug: string;
   stock: Generated<number>;
@@ -179,15 +180,6 @@ export interface Sessions {
   user_id: string;
 }
 
-export interface ShippingZones {
-  base_cost_cents: number;
-  countries: Generated<string[]>;
-  created_at: Generated<Timestamp>;
-  free_threshold_cents: number | null;
-  id: Generated<number>;
-  name: string;
-}
-
 export interface SiteSettings {
   key: string;
   updated_at: Generated<Timestamp>;
@@ -246,7 +238,6 @@ export interface DB {
   password_reset_tokens: PasswordResetTokens;
   rate_limits: RateLimits;
   sessions: Sessions;
-  shipping_zones: ShippingZones;
   site_settings: SiteSettings;
   subscriptions: Subscriptions;
   users: Users;

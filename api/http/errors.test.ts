@@ -52,7 +52,13 @@ describe('error codes', () => {
   it('map once to a 4xx for bad input and a 5xx only for our own failures', () => {
     for (const [code, { status }] of Object.entries(ERRORS)) {
       if (
-        ['internal', 'delivery_failed', 'payment_failed', 'payment_not_configured'].includes(code)
+        [
+          'internal',
+          'delivery_failed',
+          'payment_failed',
+          'payment_not_configured',
+          'publish_unavailable',
+        ].includes(code)
       )
         expect(status).toBeGreaterThanOrEqual(500);
       else expect(status).toBeLessThan(500);

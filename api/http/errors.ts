@@ -30,6 +30,7 @@ export const ERRORS = {
   // Checkout and payment.
   cart_empty: { status: 400, message: 'The cart is empty.' },
   artwork_held: { status: 409, message: 'This work has just been reserved by another buyer.' },
+  publish_unavailable: { status: 503, message: 'Publishing runs only in the production server.' },
   payment_not_configured: { status: 503, message: 'Payment is not configured.' },
   payment_failed: { status: 502, message: 'The payment session could not be created.' },
   invalid_signature: { status: 400, message: 'The webhook signature is missing or invalid.' },

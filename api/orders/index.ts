@@ -7,6 +7,8 @@ import { closeUnpaidOrder, releaseHolds } from '../checkout/index.ts';
 import { clearCart } from '../cart/index.ts';
 import { AppError } from '../http/errors.ts';
 import { BUYER_ORDER_COLUMNS, buyerOrders, type BuyerOrder } from './view.ts';
+import { systemClock } from '../clock.ts';
+import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
 
 export interface OrderLine {
   title: string;
@@ -105,9 +107,9 @@ export async function orderStatusForSession(
   if (!row) throw new AppError('not_found', { message: 'No order for this payment session.' });
   const [order] = await buyerOrders(db, [row]);
   const state =
-    row.payment_status === 'paid'
+    row.payment_status === Payment.paid
       ? 'confirmed'
-      : row.payment_status === 'unpaid'
+      : row.payment_status === Payment.unpaid
         ? 'verifying'
         : 'failed';
   return { state, order: { ...order!, email: row.customer_email } };
@@ -127,7 +129,7 @@ function paymentIntentOf(session: Stripe.Checkout.Session): string | null {
 export async function applyStripeEvent(
   db: Database,
   event: Stripe.Event,
-  now = new Date(),
+  now: Date = systemClock(),
 ): Promise<FulfilmentOutcome> {
   return db.transaction().execute(async (trx): Promise<FulfilmentOutcome> => {
     const recorded = await trx
@@ -159,15 +161,15 @@ export async function applyStripeEvent(
 
     if (event.type === 'checkout.session.expired') {
       // An expiry after the payment (or a second one) changes nothing.
-      const closed = await closeUnpaidOrder(trx, order.id, 'expired', now);
+      const closed = await closeUnpaidOrder(trx, order.id, Payment.expired, now);
       return closed
         ? { kind: 'expired', orderId: order.id }
         : { kind: 'ignored', reason: 'order not open' };
     }
 
-    if (session.payment_status !== 'paid')
+    if (session.payment_status !== Payment.paid)
       return { kind: 'ignored', reason: 'session not paid yet' };
-    if (order.payment_status === 'paid' || order.payment_status === 'refunded')
+    if (order.payment_status === Payment.paid || order.payment_status === Payment.refunded)
       return { kind: 'ignored', reason: `order already ${order.payment_status}` };
     const paymentIntentId = paymentIntentOf(session);
 
@@ -176,8 +178,8 @@ export async function applyStripeEvent(
       await trx
         .updateTable('orders')
         .set({
-          payment_status: 'refunded',
-          status: 'cancelled',
+          payment_status: Payment.refunded,
+          status: Fulfilment.cancelled,
           stripe_session_id: session.id,
           stripe_payment_intent_id: paymentIntentId,
           updated_at: now,
@@ -275,8 +277,8 @@ export async function applyStripeEvent(
     await trx
       .updateTable('orders')
       .set({
-        payment_status: 'paid',
-        status: 'confirmed',
+        payment_status: Payment.paid,
+        status: Fulfilment.confirmed,
         paid_at: now,
         stripe_session_id: session.id,
         stripe_payment_intent_id: paymentIntentId,

@@ -1,37 +1,8 @@
 // What a buyer sees of an order (success page, account page, mails): its number, date, the works
 // bought with their image, and the amounts — never the payment provider's internal ids.
-import type { Transaction } from 'kysely';
-import type { Database } from '../db/index.ts';
-import type { DB } from '../db/schema.ts';
-
-type Executor = Database | Transaction<DB>;
-
-export interface BuyerOrderLine {
-  /** The title in the language the order was placed in. */
-  title: string;
-  type: 'original' | 'print';
-  quantity: number;
-  unitPriceCents: number;
-  lineTotalCents: number;
-  /** The work's image master, while the work still exists. */
-  image: { sha256: string; width: number; height: number } | null;
-}
-
-export interface BuyerOrder {
-  number: string;
-  /** When it was placed (ISO 8601). */
-  date: string;
-  locale: 'fr' | 'en';
-  /** 'paid', 'unpaid' (payment page still open), 'refunded' or 'failed'. */
-  paymentStatus: string;
-  currency: string;
-  subtotalCents: number;
-  promoCode: string | null;
-  discountCents: number;
-  shippingCents: number;
-  totalCents: number;
-  lines: BuyerOrderLine[];
-}
+import type { Executor } from '../db/index.ts';
+export type { BuyerOrder, BuyerOrderLine } from '../../src/schemas/views.ts';
+import type { BuyerOrder, BuyerOrderLine } from '../../src/schemas/views.ts';
 
 /** The lines of several orders in one query, by order id, in the order they were bought. */
 export async function orderLines(

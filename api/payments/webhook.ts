@@ -8,7 +8,7 @@ import { AppError } from '../http/errors.ts';
 import type { Mailer } from '../mail/index.ts';
 import { galleryOrderNotification, orderConfirmationMail } from '../mail/orders.ts';
 import { applyStripeEvent, type FulfilmentOutcome } from '../orders/index.ts';
-import { getSettings } from '../settings/index.ts';
+import { liveSettings } from '../settings/index.ts';
 import type { Payments } from './index.ts';
 
 export async function verifyStripeEvent(
@@ -36,7 +36,7 @@ export async function handleStripeWebhook(
   const event = await verifyStripeEvent(deps.payments, rawBody, signature);
   const outcome = await applyStripeEvent(deps.db, event);
   if (outcome.kind === 'paid') {
-    const settings = await getSettings(deps.db);
+    const settings = await liveSettings(deps.db);
     // The order is paid whatever happens to the mail; a failure is logged for the owner.
     for (const message of [
       orderConfirmationMail(outcome.order, settings),

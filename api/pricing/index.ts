@@ -2,11 +2,8 @@
 // checkout, the Stripe session and the stored order all call these, so they can never disagree.
 import type { SiteSettings } from '../settings/index.ts';
 
-export interface PromoCode {
-  code: string;
-  /** Whole percent off the subtotal, 1–100. */
-  percent: number;
-}
+export type { PromoCode, Totals } from '../../src/schemas/views.ts';
+import type { PromoCode, Totals } from '../../src/schemas/views.ts';
 
 export interface ShippingRule {
   defaultCents: number;
@@ -17,13 +14,6 @@ export interface ShippingRule {
 export interface PricedLine {
   unitPriceCents: number;
   quantity: number;
-}
-
-export interface Totals {
-  subtotalCents: number;
-  discountCents: number;
-  shippingCents: number;
-  totalCents: number;
 }
 
 /** The active promo codes of the site settings (back office §3), upper-cased. */

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from '../db/index.ts';
+import { systemClock } from '../clock.ts';
 
 export interface RateLimitRule {
   /** Hits allowed per window. */
@@ -33,7 +34,7 @@ export async function hit(
   db: Database,
   key: string,
   rule: RateLimitRule,
-  now: Date = new Date(),
+  now: Date = systemClock(),
 ): Promise<RateLimitResult> {
   if (!(rule.windowSeconds > 0 && rule.windowSeconds <= MAX_WINDOW_SECONDS))
     throw new RangeError(`windowSeconds must be between 1 and ${MAX_WINDOW_SECONDS}`);
@@ -56,7 +57,7 @@ export async function hit(
 }
 
 /** Deletes windows that ended before `now` for any rule (windows last at most a day). */
-export async function pruneRateLimits(db: Database, now: Date = new Date()): Promise<number> {
+export async function pruneRateLimits(db: Database, now: Date = systemClock()): Promise<number> {
   const cutoff = new Date(now.getTime() - MAX_WINDOW_SECONDS * 1000);
   const result = await db
     .deleteFrom('rate_limits')

@@ -1,6 +1,8 @@
 // Site settings (back office §3 "Site settings"): key/value JSON rows with typed defaults.
 // Money is stored in cents; the back office shows euros.
 import { z } from 'zod';
+import { currencySchema } from '../../src/schemas/views.ts';
+import { requestPublish } from '../build/publish.ts';
 import type { Database } from '../db/index.ts';
 
 const promoCode = z.object({
@@ -22,7 +24,7 @@ export const settingsSchema = z.object({
   contact_address: z.string(),
   instagram_url: z.url(),
   site_maintenance: z.boolean(),
-  currency: z.enum(['EUR', 'USD', 'GBP']),
+  currency: currencySchema,
   shipping_info: z.object({
     default_cost_cents: z.number().int().min(0),
     free_threshold_cents: z.number().int().min(0),
@@ -108,6 +110,110 @@ export async function getSettings(db: Database): Promise<SiteSettings> {
     if (parsed.success) merged[row.key] = parsed.data;
   }
   return merged as SiteSettings;
+}
+
+/**
+ * Keys whose change only shows on prerendered pages: saving them asks for a publish. The others
+ * (promo codes, shipping, currency, maintenance) decide money or access and act on the next
+ * request through the live cache below, with no publish (docs/decisions/013).
+ */
+export const PUBLISHED_KEYS = new Set<SettingKey>([
+  'site_title',
+  'site_description',
+  'artist_name',
+  'contact_email',
+  'contact_phone',
+  'contact_address',
+  'instagram_url',
+  'artist_portrait',
+  'promo_banner_code',
+  'opening_hours',
+  // Read live for money (cart, checkout); the prerendered prices show it too.
+  'currency',
+]);
+
+// The live cache: one loaded copy per database handle, shared by the server and the Astro handler
+// (bundled separately, so the cache sits on a process-wide symbol like the database itself).
+const CACHE = Symbol.for('galerie.settings');
+type Cache = WeakMap<Database, { promise: Promise<SiteSettings>; value?: SiteSettings }>;
+const holder = globalThis as { [CACHE]?: Cache };
+const cache = (): Cache => (holder[CACHE] ??= new WeakMap());
+
+/**
+ * The settings every request decides with (prices, promo codes, shipping, currency, maintenance):
+ * read once from the database, then from memory until a save invalidates them.
+ */
+export function liveSettings(db: Database): Promise<SiteSettings> {
+  const entries = cache();
+  let entry = entries.get(db);
+  if (!entry) {
+    const promise = getSettings(db);
+    const created: { promise: Promise<SiteSettings>; value?: SiteSettings } = { promise };
+    entry = created;
+    entries.set(db, created);
+    promise.then(
+      (value) => (created.value = value),
+      () => entries.get(db) === created && entries.delete(db),
+    );
+  }
+  return entry.promise;
+}
+
+/** The cached settings if loaded, without waiting (the HTTP layer's maintenance check). */
+export function peekSettings(db: Database): SiteSettings | undefined {
+  return cache().get(db)?.value;
+}
+
+export function invalidateSettings(db: Database): void {
+  cache().delete(db);
+}
+
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+  readonly fields: Record<string, string>;
+  constructor(fields: Record<string, string>) {
+    super(`Invalid settings: ${Object.keys(fields).join(', ')}`);
+    this.fields = fields;
+  }
+}
+
+/**
+ * Saves some settings in one transaction after validating each against its schema (nothing is
+ * written when one is invalid), then refreshes the live cache. Returns the keys that changed.
+ */
+export async function saveSettings(
+  db: Database,
+  patch: Partial<Record<SettingKey, unknown>>,
+): Promise<{ settings: SiteSettings; changed: SettingKey[] }> {
+  const fields: Record<string, string> = {};
+  const values: Partial<Record<SettingKey, unknown>> = {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (!(key in settingsSchema.shape)) {
+      fields[key] = 'unknown setting';
+      continue;
+    }
+    const parsed = settingsSchema.shape[key as SettingKey].safeParse(value);
+    if (parsed.success) values[key as SettingKey] = parsed.data;
+    else fields[key] = parsed.error.issues[0]?.message ?? 'invalid value';
+  }
+  if (Object.keys(fields).length) throw new SettingsError(fields);
+  const before = await getSettings(db);
+  const changed = (Object.keys(values) as SettingKey[]).filter(
+    (key) => JSON.stringify(before[key]) !== JSON.stringify(values[key]),
+  );
+  if (changed.length)
+    await db.transaction().execute(async (trx) => {
+      for (const key of changed)
+        await trx
+          .insertInto('site_settings')
+          .values({ key, value: JSON.stringify(values[key]) })
+          .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(values[key]) }))
+          .execute();
+    });
+  invalidateSettings(db);
+  if (changed.some((key) => PUBLISHED_KEYS.has(key)))
+    requestPublish(`settings ${changed.filter((k) => PUBLISHED_KEYS.has(k)).join(', ')}`);
+  return { settings: await liveSettings(db), changed };
 }
 
 /** Writes the defaults for every key not stored yet; never overwrites the owner's values. */

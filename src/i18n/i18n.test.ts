@@ -65,8 +65,11 @@ describe('localized paths', () => {
 
 describe('prices', () => {
   it('formats euros the French and the English way', () => {
-    expect(formatPrice('fr', 35000).replace(/\s/g, ' ')).toBe('350 €');
-    expect(formatPrice('en', 3400000)).toBe('€34,000');
-    expect(formatPrice('fr', 1999).replace(/\s/g, ' ')).toBe('19,99 €');
+    expect(formatPrice('fr', 35000, 'EUR').replace(/\s/g, ' ')).toBe('350 €');
+    expect(formatPrice('en', 3400000, 'EUR')).toBe('€34,000');
+    expect(formatPrice('fr', 1999, 'EUR').replace(/\s/g, ' ')).toBe('19,99 €');
+    // The site's currency setting, whatever it is.
+    expect(formatPrice('en', 35000, 'GBP')).toBe('£350');
+    expect(formatPrice('fr', 1999, 'USD').replace(/\s/g, ' ')).toBe('19,99 $US');
   });
 });

@@ -65,7 +65,7 @@ export function switchLocalePath(url: URL, target: Locale): string {
   return `${localizedPath(target, unlocalizedPath(url.pathname))}${url.search}${url.hash}`;
 }
 
-export function formatPrice(locale: Locale, cents: number, currency = 'EUR'): string {
+export function formatPrice(locale: Locale, cents: number, currency: string): string {
   return new Intl.NumberFormat(locale === 'fr' ? 'fr-FR' : 'en', {
     style: 'currency',
     currency,

@@ -9,6 +9,7 @@ import { ORDER_PAID_MARK } from './order-paid-mark.ts';
 import { translator, type Translate } from './translate.ts';
 import { OrderSummary } from './OrderSummary.tsx';
 import type { BuyerOrderData, Locale, Messages } from './types.ts';
+import { Payment } from '../schemas/order-status.ts';
 
 /** An item of `orders` in GET /api/account/orders (docs/accounts-api.md): the order as its buyer sees it. */
 export type AccountOrder = BuyerOrderData;
@@ -299,7 +300,7 @@ function Orders({
   return (
     <ul className="mt-4 space-y-4">
       {newestFirst(orders).map((order) => {
-        const paid = order.paymentStatus === 'paid';
+        const paid = order.paymentStatus === Payment.paid;
         return (
           <li key={order.number} className="rounded-lg border border-black/10 bg-white p-5">
             <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">

@@ -1,26 +1,17 @@
 // Accepting an administrator invitation (back office, French only; docs/accounts-api.md): the
 // token from the invitation link, a name and a password twice, POST /api/admin/invitations/accept;
 // then a link to log in. A used, unknown or expired invitation (`invalid_token`) says so.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef } from 'react';
 import {
   AuthField,
-  confirmError,
   ErrorBox,
-  failureText,
-  fieldValue,
-  focusFirstError,
-  nameError,
-  onlyErrors,
-  passwordError,
-  sendJson,
-  serverFieldErrors,
   StatusLine,
   SUBMIT_BUTTON,
   SUCCESS_BOX,
   useHydrated,
-  type FieldErrors,
 } from './auth-kit.tsx';
-import { translator } from './translate.ts';
+import { useFormKit } from './form-kit.tsx';
+import { acceptInvitationSchema } from '../schemas/accounts.ts';
 import type { Locale, Messages } from './types.ts';
 
 interface Props {
@@ -32,77 +23,34 @@ interface Props {
 
 const FIELDS = ['fullName', 'password', 'confirmPassword'] as const;
 
-type State = 'idle' | 'submitting' | 'done' | 'invalidToken';
-
 export default function AdminInvitationForm({ locale, messages, token, links }: Props) {
-  const t = translator(messages);
   const hydrated = useHydrated();
-  const form = useRef<HTMLFormElement>(null);
   // The outcome replaces the form (and its focused button): the keyboard goes to the message.
   const message = useRef<HTMLDivElement>(null);
-  const [state, setState] = useState<State>('idle');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState('');
+  const {
+    formRef: form,
+    state,
+    failure,
+    edited,
+    onSubmit: submit,
+    error,
+    t,
+  } = useFormKit({
+    schema: acceptInvitationSchema,
+    fields: FIELDS,
+    endpoint: '/api/admin/invitations/accept',
+    messages,
+    locale,
+    extra: { token },
+    done: 'done',
+    outcomes: { invalid_token: 'invalidToken' },
+  });
 
   useEffect(() => {
     if (state === 'done' || state === 'invalidToken') message.current?.focus();
   }, [state]);
 
-  const edited = (name: string) => {
-    setFailure('');
-    setErrors(({ [name]: _gone, ...rest }) => rest);
-  };
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (state !== 'idle') return;
-    const element = event.currentTarget;
-    const fullName = fieldValue(element, 'fullName').trim();
-    const password = fieldValue(element, 'password');
-    const confirmPassword = fieldValue(element, 'confirmPassword');
-    const found = onlyErrors({
-      fullName: nameError(fullName),
-      password: passwordError(password),
-      confirmPassword: confirmPassword
-        ? confirmError(password, confirmPassword)
-        : 'auth.error.passwordRequired',
-    });
-    setErrors(found);
-    setFailure('');
-    if (Object.keys(found).length > 0) {
-      focusFirstError(element, FIELDS, found);
-      return;
-    }
-    setState('submitting');
-    const result = await sendJson<{ ok: true }>('/api/admin/invitations/accept', {
-      token,
-      fullName,
-      password,
-      confirmPassword,
-    });
-    if (result.ok) {
-      setState('done');
-      return;
-    }
-    if (result.error?.code === 'invalid_token') {
-      setState('invalidToken');
-      return;
-    }
-    setState('idle');
-    const fields = serverFieldErrors(result.error, FIELDS, messages);
-    if (fields) {
-      setErrors(fields);
-      focusFirstError(form.current, FIELDS, fields);
-      return;
-    }
-    setFailure(failureText(t, messages, locale, result.error, result.retryAfterSeconds));
-  }
-
   const finished = state === 'done' || state === 'invalidToken';
-  const error = (name: (typeof FIELDS)[number]) => {
-    const key = errors[name];
-    return key && t(key);
-  };
   // The status region stays mounted, so the outcome is announced when it appears.
   return (
     <div>

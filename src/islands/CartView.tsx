@@ -118,7 +118,7 @@ export default function CartView({ locale, cart: initial, messages, links }: Pro
     );
   }
 
-  const money = (cents: number) => formatPrice(locale, cents);
+  const money = (cents: number) => formatPrice(locale, cents, cart.currency);
   const stepper =
     'inline-flex h-11 w-11 items-center justify-center rounded border border-black/25 text-lg aria-disabled:cursor-not-allowed aria-disabled:opacity-40';
 

@@ -5,7 +5,8 @@
 // FormData on submit), so what a buyer types before the island has hydrated is kept.
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { formatPrice, type MessageKey } from '../i18n/index.ts';
-import { checkoutFieldErrors, checkoutSchema, type Country } from '../schemas/checkout.ts';
+import { checkoutSchema, type Country } from '../schemas/checkout.ts';
+import { fieldErrors as fieldErrorsOf } from '../schemas/fields.ts';
 import { apiErrorText, callApi, type ApiError } from './api.ts';
 import { setCartCount } from './cart-bridge.ts';
 import { LineImage } from './LineImage.tsx';
@@ -146,7 +147,7 @@ export default function CheckoutForm(props: Props) {
   const [processing, setProcessing] = useState(false);
   const [promoBusy, setPromoBusy] = useState(false);
   const problemBox = useRef<HTMLDivElement>(null);
-  const money = (cents: number) => formatPrice(locale, cents);
+  const money = (cents: number) => formatPrice(locale, cents, cart.currency);
 
   // Coming back from the payment page with the browser's Back button restores this page as it
   // was left: processing. It is not any more.
@@ -265,7 +266,7 @@ export default function CheckoutForm(props: Props) {
     setSubmitError('');
     const body = payload(event.currentTarget);
     const parsed = checkoutSchema.safeParse(body);
-    const fields = parsed.success ? {} : checkoutFieldErrors(parsed.error);
+    const fields = parsed.success ? {} : fieldErrorsOf(parsed.error);
     const list = prePaymentProblems(fields);
     showFieldErrors(fields);
     setProblems(list);

@@ -1,22 +1,15 @@
 // Forgot password (docs/accounts-api.md): the email goes to POST /api/auth/password/forgot, and
 // the answer is always the same neutral confirmation, whether an account exists or not.
-import { useState, type FormEvent } from 'react';
 import {
   AuthField,
-  emailError,
   ErrorBox,
-  failureText,
-  fieldValue,
-  focusFirstError,
-  onlyErrors,
-  sendJson,
   StatusLine,
   SUBMIT_BUTTON,
   SUCCESS_BOX,
   useHydrated,
-  type FieldErrors,
 } from './auth-kit.tsx';
-import { translator } from './translate.ts';
+import { useFormKit } from './form-kit.tsx';
+import { forgotPasswordSchema } from '../schemas/accounts.ts';
 import type { Locale, Messages } from './types.ts';
 
 interface Props {
@@ -24,41 +17,26 @@ interface Props {
   messages: Messages;
 }
 
-type State = 'idle' | 'submitting' | 'sent';
-
 export default function ForgotPasswordForm({ locale, messages }: Props) {
-  const t = translator(messages);
   const hydrated = useHydrated();
-  const [state, setState] = useState<State>('idle');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState('');
-
-  const edited = (name: string) => {
-    setFailure('');
-    setErrors(({ [name]: _gone, ...rest }) => rest);
-  };
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (state === 'submitting') return;
-    const element = event.currentTarget;
-    const email = fieldValue(element, 'email').trim();
-    const found = onlyErrors({ email: emailError(email) });
-    setErrors(found);
-    setFailure('');
-    if (Object.keys(found).length > 0) {
-      focusFirstError(element, ['email'], found);
-      return;
-    }
-    setState('submitting');
-    const result = await sendJson<{ ok: true }>('/api/auth/password/forgot', { email, locale });
-    if (result.ok) {
-      setState('sent');
-      return;
-    }
-    setState('idle');
-    setFailure(failureText(t, messages, locale, result.error, result.retryAfterSeconds));
-  }
+  const {
+    state,
+    failure,
+    edited,
+    onSubmit: submit,
+    error,
+    t,
+  } = useFormKit({
+    schema: forgotPasswordSchema,
+    fields: ['email'],
+    endpoint: '/api/auth/password/forgot',
+    messages,
+    locale,
+    extra: { locale },
+    done: 'sent',
+    // The neutral confirmation stays; another address may be tried.
+    resubmitFrom: ['sent'],
+  });
 
   return (
     <form
@@ -74,7 +52,7 @@ export default function ForgotPasswordForm({ locale, messages }: Props) {
         label={t('auth.email')}
         autoComplete="email"
         maxLength={254}
-        error={errors['email'] && t(errors['email'])}
+        error={error('email')}
         onEdit={edited}
       />
       <ErrorBox text={failure} />

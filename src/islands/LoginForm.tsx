@@ -1,24 +1,15 @@
 // The login form (storefront §2 Login, §4, §5, §8, §9): idle → submitting → 'Login successful!
 // Redirecting...' and, 1.5 s later, the page the visitor came for; or the red error box.
-import { useRef, useState, type FormEvent } from 'react';
 import {
   AuthField,
-  emailError,
   ErrorBox,
-  failureText,
-  fieldValue,
-  focusFirstError,
-  onlyErrors,
-  passwordError,
-  sendJson,
-  serverFieldErrors,
   StatusLine,
   SUBMIT_BUTTON,
   SUCCESS_BOX,
   useHydrated,
-  type FieldErrors,
 } from './auth-kit.tsx';
-import { translator } from './translate.ts';
+import { useFormKit } from './form-kit.tsx';
+import { loginSchema } from '../schemas/accounts.ts';
 import type { Locale, Messages } from './types.ts';
 
 interface Props {
@@ -32,50 +23,25 @@ interface Props {
 const REDIRECT_DELAY_MS = 1500;
 const FIELDS = ['email', 'password'] as const;
 
-type State = 'idle' | 'submitting' | 'success';
-
 export default function LoginForm({ locale, messages, next }: Props) {
-  const t = translator(messages);
   const hydrated = useHydrated();
-  const form = useRef<HTMLFormElement>(null);
-  const [state, setState] = useState<State>('idle');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState('');
-
-  const edited = (name: string) => {
-    setFailure('');
-    setErrors(({ [name]: _gone, ...rest }) => rest);
-  };
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (state !== 'idle') return;
-    const element = event.currentTarget;
-    const email = fieldValue(element, 'email').trim();
-    const password = fieldValue(element, 'password');
-    const found = onlyErrors({ email: emailError(email), password: passwordError(password, true) });
-    setErrors(found);
-    setFailure('');
-    if (Object.keys(found).length > 0) {
-      focusFirstError(element, FIELDS, found);
-      return;
-    }
-    setState('submitting');
-    const result = await sendJson<{ ok: true }>('/api/auth/login', { email, password });
-    if (result.ok) {
-      setState('success');
-      setTimeout(() => window.location.assign(next), REDIRECT_DELAY_MS);
-      return;
-    }
-    setState('idle');
-    const fields = serverFieldErrors(result.error, FIELDS, messages);
-    if (fields) {
-      setErrors(fields);
-      focusFirstError(form.current, FIELDS, fields);
-      return;
-    }
-    setFailure(failureText(t, messages, locale, result.error, result.retryAfterSeconds));
-  }
+  const {
+    formRef: form,
+    state,
+    failure,
+    edited,
+    onSubmit: submit,
+    error,
+    t,
+  } = useFormKit({
+    schema: loginSchema,
+    fields: FIELDS,
+    endpoint: '/api/auth/login',
+    messages,
+    locale,
+    done: 'success',
+    onDone: () => setTimeout(() => window.location.assign(next), REDIRECT_DELAY_MS),
+  });
 
   const busy = state !== 'idle';
   return (
@@ -93,7 +59,7 @@ export default function LoginForm({ locale, messages, next }: Props) {
         label={t('auth.email')}
         autoComplete="email"
         maxLength={254}
-        error={errors['email'] && t(errors['email'])}
+        error={error('email')}
         onEdit={edited}
       />
       <AuthField
@@ -102,7 +68,7 @@ export default function LoginForm({ locale, messages, next }: Props) {
         type="password"
         label={t('auth.password')}
         autoComplete="current-password"
-        error={errors['password'] && t(errors['password'])}
+        error={error('password')}
         onEdit={edited}
       />
       <ErrorBox text={failure} />

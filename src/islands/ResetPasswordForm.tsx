@@ -1,25 +1,17 @@
 // Reset password (docs/accounts-api.md): the token from the mailed link, a new password twice,
 // POST /api/auth/password/reset; then a link to log in. A used, unknown or expired token
 // (`invalid_token`) says so and offers to ask for a new link.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef } from 'react';
 import {
   AuthField,
-  confirmError,
   ErrorBox,
-  failureText,
-  fieldValue,
-  focusFirstError,
-  onlyErrors,
-  passwordError,
-  sendJson,
-  serverFieldErrors,
   StatusLine,
   SUBMIT_BUTTON,
   SUCCESS_BOX,
   useHydrated,
-  type FieldErrors,
 } from './auth-kit.tsx';
-import { translator } from './translate.ts';
+import { useFormKit } from './form-kit.tsx';
+import { resetPasswordSchema } from '../schemas/accounts.ts';
 import type { Locale, Messages } from './types.ts';
 
 interface Props {
@@ -31,68 +23,32 @@ interface Props {
 
 const FIELDS = ['password', 'confirmPassword'] as const;
 
-type State = 'idle' | 'submitting' | 'done' | 'invalidToken';
-
 export default function ResetPasswordForm({ locale, messages, token, links }: Props) {
-  const t = translator(messages);
   const hydrated = useHydrated();
-  const form = useRef<HTMLFormElement>(null);
   // The outcome replaces the form (and its focused button): the keyboard goes to the message.
   const message = useRef<HTMLDivElement>(null);
-  const [state, setState] = useState<State>('idle');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState('');
+  const {
+    formRef: form,
+    state,
+    failure,
+    edited,
+    onSubmit: submit,
+    error,
+    t,
+  } = useFormKit({
+    schema: resetPasswordSchema,
+    fields: FIELDS,
+    endpoint: '/api/auth/password/reset',
+    messages,
+    locale,
+    extra: { token },
+    done: 'done',
+    outcomes: { invalid_token: 'invalidToken' },
+  });
 
   useEffect(() => {
     if (state === 'done' || state === 'invalidToken') message.current?.focus();
   }, [state]);
-
-  const edited = (name: string) => {
-    setFailure('');
-    setErrors(({ [name]: _gone, ...rest }) => rest);
-  };
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (state !== 'idle') return;
-    const element = event.currentTarget;
-    const password = fieldValue(element, 'password');
-    const confirmPassword = fieldValue(element, 'confirmPassword');
-    const found = onlyErrors({
-      password: passwordError(password),
-      confirmPassword: confirmPassword
-        ? confirmError(password, confirmPassword)
-        : 'auth.error.passwordRequired',
-    });
-    setErrors(found);
-    setFailure('');
-    if (Object.keys(found).length > 0) {
-      focusFirstError(element, FIELDS, found);
-      return;
-    }
-    setState('submitting');
-    const result = await sendJson<{ ok: true }>('/api/auth/password/reset', {
-      token,
-      password,
-      confirmPassword,
-    });
-    if (result.ok) {
-      setState('done');
-      return;
-    }
-    if (result.error?.code === 'invalid_token') {
-      setState('invalidToken');
-      return;
-    }
-    setState('idle');
-    const fields = serverFieldErrors(result.error, FIELDS, messages);
-    if (fields) {
-      setErrors(fields);
-      focusFirstError(form.current, FIELDS, fields);
-      return;
-    }
-    setFailure(failureText(t, messages, locale, result.error, result.retryAfterSeconds));
-  }
 
   const link = 'font-medium underline';
   const finished = state === 'done' || state === 'invalidToken';
@@ -124,10 +80,6 @@ export default function ResetPasswordForm({ locale, messages, token, links }: Pr
       )}
     </StatusLine>
   );
-  const error = (name: (typeof FIELDS)[number]) => {
-    const key = errors[name];
-    return key && t(key);
-  };
   // The status region stays mounted, so the outcome is announced when it appears.
   return (
     <div>

@@ -2,27 +2,16 @@
 // checked here in the spec's words, then POST /api/auth/signup; on success the message and the
 // confirmation-mail notice, and the login page 2 s later. The server's answer is the same whether
 // the email was free or taken (docs/accounts-api.md), so nothing here tells them apart either.
-import { useRef, useState, type FormEvent } from 'react';
 import {
   AuthField,
-  confirmError,
-  emailError,
   ErrorBox,
-  failureText,
-  fieldValue,
-  focusFirstError,
-  nameError,
-  onlyErrors,
-  passwordError,
-  sendJson,
-  serverFieldErrors,
   StatusLine,
   SUBMIT_BUTTON,
   SUCCESS_BOX,
   useHydrated,
-  type FieldErrors,
 } from './auth-kit.tsx';
-import { translator } from './translate.ts';
+import { useFormKit } from './form-kit.tsx';
+import { signupSchema } from '../schemas/accounts.ts';
 import type { Locale, Messages } from './types.ts';
 
 interface Props {
@@ -35,71 +24,29 @@ interface Props {
 const REDIRECT_DELAY_MS = 2000;
 const FIELDS = ['fullName', 'email', 'password', 'confirmPassword'] as const;
 
-type State = 'idle' | 'submitting' | 'success';
-
 export default function SignupForm({ locale, messages, links }: Props) {
-  const t = translator(messages);
   const hydrated = useHydrated();
-  const form = useRef<HTMLFormElement>(null);
-  const [state, setState] = useState<State>('idle');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [failure, setFailure] = useState('');
+  const {
+    formRef: form,
+    state,
+    failure,
+    edited,
+    onSubmit: submit,
+    error,
+    t,
+  } = useFormKit({
+    schema: signupSchema,
+    fields: FIELDS,
+    endpoint: '/api/auth/signup',
+    messages,
+    locale,
+    extra: { locale },
+    done: 'success',
+    // The login page says the account exists and what comes next (?created=1).
+    onDone: () =>
+      setTimeout(() => window.location.assign(`${links.login}?created=1`), REDIRECT_DELAY_MS),
+  });
 
-  const edited = (name: string) => {
-    setFailure('');
-    setErrors(({ [name]: _gone, ...rest }) => rest);
-  };
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (state !== 'idle') return;
-    const element = event.currentTarget;
-    const fullName = fieldValue(element, 'fullName').trim();
-    const email = fieldValue(element, 'email').trim();
-    const password = fieldValue(element, 'password');
-    const confirmPassword = fieldValue(element, 'confirmPassword');
-    const found = onlyErrors({
-      fullName: nameError(fullName),
-      email: emailError(email),
-      password: passwordError(password),
-      confirmPassword: confirmPassword
-        ? confirmError(password, confirmPassword)
-        : 'auth.error.passwordRequired',
-    });
-    setErrors(found);
-    setFailure('');
-    if (Object.keys(found).length > 0) {
-      focusFirstError(element, FIELDS, found);
-      return;
-    }
-    setState('submitting');
-    const result = await sendJson<{ ok: true }>('/api/auth/signup', {
-      email,
-      password,
-      confirmPassword,
-      fullName,
-      locale,
-    });
-    if (result.ok) {
-      setState('success');
-      // The login page says the account exists and what comes next (?created=1).
-      setTimeout(() => window.location.assign(`${links.login}?created=1`), REDIRECT_DELAY_MS);
-      return;
-    }
-    setState('idle');
-    const fields = serverFieldErrors(result.error, FIELDS, messages);
-    if (fields) {
-      setErrors(fields);
-      focusFirstError(form.current, FIELDS, fields);
-      return;
-    }
-    setFailure(failureText(t, messages, locale, result.error, result.retryAfterSeconds));
-  }
-
-  const error = (name: (typeof FIELDS)[number]) => {
-    const key = errors[name];
-    return key && t(key);
-  };
   const busy = state !== 'idle';
   return (
     <form

@@ -9,6 +9,7 @@ import { markOrderPaid } from './order-paid-mark.ts';
 import { translator } from './translate.ts';
 import { OrderSummary } from './OrderSummary.tsx';
 import type { BuyerOrderData, Locale, Messages } from './types.ts';
+import { Payment } from '../schemas/order-status.ts';
 
 /** The order behind the session (GET /api/orders/status): no payment provider ids. */
 type Order = BuyerOrderData & { email: string };
@@ -177,7 +178,7 @@ function Confirmed({
   t: ReturnType<typeof translator>;
   links: Props['links'];
 }) {
-  const paid = order.paymentStatus === 'paid';
+  const paid = order.paymentStatus === Payment.paid;
   // Only an original comes with a certificate of authenticity (issue 9).
   const hasOriginal = order.lines.some((line) => line.type === 'original');
   const row = 'grid gap-1 py-2 sm:grid-cols-[12rem_1fr]';

@@ -4,12 +4,7 @@ import { formatPrice } from '../i18n/index.ts';
 import type { Translate } from './translate.ts';
 import type { CartData, Locale } from './types.ts';
 
-interface Amounts {
-  subtotalCents: number;
-  discountCents: number;
-  shippingCents: number;
-  totalCents: number;
-}
+type Amounts = CartData['totals'];
 
 interface Props {
   totals: Amounts;
@@ -18,11 +13,11 @@ interface Props {
   /** A line under the totals (the cart's free-shipping threshold). */
   note?: string | undefined;
   locale: Locale;
-  currency?: string;
+  currency: string;
   t: Translate;
 }
 
-export function Totals({ totals, discountLabel, note, locale, currency = 'EUR', t }: Props) {
+export function Totals({ totals, discountLabel, note, locale, currency, t }: Props) {
   const money = (cents: number) => formatPrice(locale, cents, currency);
   const row = 'flex items-baseline justify-between gap-4';
   return (
@@ -56,7 +51,7 @@ export function Totals({ totals, discountLabel, note, locale, currency = 'EUR', 
 
 /** A cart's totals: its promo as the discount label, the free-shipping threshold as the note. */
 export function CartTotals({ cart, locale, t }: { cart: CartData; locale: Locale; t: Translate }) {
-  const { totals, promo, shipping } = cart;
+  const { totals, promo, shipping, currency } = cart;
   return (
     <Totals
       totals={totals}
@@ -66,11 +61,12 @@ export function CartTotals({ cart, locale, t }: { cart: CartData; locale: Locale
       note={
         totals.shippingCents > 0 && shipping.freeThresholdCents > 0
           ? t('cart.freeShippingFrom', {
-              amount: formatPrice(locale, shipping.freeThresholdCents),
+              amount: formatPrice(locale, shipping.freeThresholdCents, currency),
             })
           : undefined
       }
       locale={locale}
+      currency={currency}
       t={t}
     />
   );

@@ -1,6 +1,7 @@
-// What the account forms share (login, signup, forgot / reset password, admin invitation —
-// docs/accounts-api.md): the client checks in the spec's wording (storefront §5), the JSON call
-// that also reads Retry-After, the translation of the answer's errors, and one labelled field.
+// The pieces of the account forms (login, signup, forgot / reset password, admin invitation —
+// docs/accounts-api.md) that the form kit (./form-kit.tsx) is built from: the JSON call that also
+// reads Retry-After, the translation of the answer's errors, and one labelled field. The rules
+// themselves are the shared schemas' (src/schemas/accounts.ts).
 import { useEffect, useState, type ReactNode } from 'react';
 import type { MessageKey } from '../i18n/index.ts';
 import type { ApiError } from './api.ts';
@@ -8,55 +9,8 @@ import { apiErrorText } from './api.ts';
 import type { Translate } from './translate.ts';
 import type { Locale, Messages } from './types.ts';
 
-/**
- * storefront §5, §9: at least 6 characters; above 256 the server refuses too. These mirror
- * api/accounts/validation.ts, which islands cannot import (server code, CONVENTIONS 2); the server's
- * `fields` answer is shown the same way when the two ever disagree.
- */
-export const PASSWORD_MIN_LENGTH = 6;
-export const PASSWORD_MAX_LENGTH = 256;
-
 /** Field name → message key of its error (`auth.error.*`, the keys the server sends in `fields`). */
 export type FieldErrors = Partial<Record<string, MessageKey>>;
-
-// The browser's own rule for type="email" (HTML spec), so the field and the check agree.
-const EMAIL =
-  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
-
-export function emailError(value: string): MessageKey | undefined {
-  const email = value.trim();
-  if (!email) return 'auth.error.emailRequired';
-  if (!EMAIL.test(email)) return 'auth.error.emailInvalid';
-  return undefined;
-}
-
-/** A new password's problem; `loginOnly` checks presence only (the server decides the rest). */
-export function passwordError(value: string, loginOnly = false): MessageKey | undefined {
-  if (!value) return 'auth.error.passwordRequired';
-  if (loginOnly) return undefined;
-  if (value.length < PASSWORD_MIN_LENGTH) return 'auth.error.passwordTooShort';
-  if (value.length > PASSWORD_MAX_LENGTH) return 'auth.error.passwordTooLong';
-  return undefined;
-}
-
-export function confirmError(password: string, confirm: string): MessageKey | undefined {
-  return password === confirm ? undefined : 'auth.error.passwordsDontMatch';
-}
-
-/** The server's bound on a name (api/accounts/validation.ts). */
-export const NAME_MAX_LENGTH = 200;
-
-export function nameError(value: string): MessageKey | undefined {
-  const name = value.trim();
-  if (!name) return 'auth.error.nameRequired';
-  if (name.length > NAME_MAX_LENGTH) return 'auth.error.nameTooLong';
-  return undefined;
-}
-
-/** Keeps the fields that have an error. */
-export function onlyErrors(errors: Record<string, MessageKey | undefined>): FieldErrors {
-  return Object.fromEntries(Object.entries(errors).filter(([, key]) => key !== undefined));
-}
 
 /** A form's text field by name (FormData; the fields are uncontrolled). */
 export function fieldValue(form: HTMLFormElement, name: string): string {
@@ -113,24 +67,6 @@ export function failureText(
   if (error?.code === 'rate_limited' && retryAfterSeconds !== null)
     return t('auth.rateLimitedSeconds', { seconds: retryAfterSeconds });
   return apiErrorText(messages, error, locale, t('errors.internal'));
-}
-
-/**
- * The server's field errors (`fields`: name → `auth.error.*` key) that this form shows next to
- * a field; null when some cannot be placed (the box then shows the general message).
- */
-export function serverFieldErrors(
-  error: ApiError | null,
-  fieldNames: readonly string[],
-  messages: Messages,
-): FieldErrors | null {
-  if (error?.code !== 'invalid_input' || !error.fields) return null;
-  const result: FieldErrors = {};
-  for (const [name, key] of Object.entries(error.fields)) {
-    if (!fieldNames.includes(name)) return null;
-    result[name] = (key in messages ? key : 'auth.error.invalid') as MessageKey;
-  }
-  return Object.keys(result).length > 0 ? result : null;
 }
 
 /** Puts the keyboard on the first field with an error, in the form's order. */

@@ -6,9 +6,9 @@ import {
   getCart,
   isCartId,
   newCartId,
-} from '../../api/cart/index.ts';
-import type { Database } from '../../api/db/index.ts';
-import { getSettings, type SiteSettings } from '../../api/settings/index.ts';
+} from '#api/cart/index.ts';
+import type { Database } from '#api/db/index.ts';
+import { liveSettings, type SiteSettings } from '#api/settings/index.ts';
 
 export function readCartId(cookies: AstroCookies): string | undefined {
   const value = cookies.get(CART_COOKIE)?.value;
@@ -36,7 +36,7 @@ export async function cartResponse(
   cartId: string | undefined,
   settings?: SiteSettings,
 ): Promise<Response> {
-  const cart = await getCart(db, cartId, settings ?? (await getSettings(db)));
+  const cart = await getCart(db, cartId, settings ?? (await liveSettings(db)));
   return Response.json(
     { cart, count: cart.count },
     { headers: { 'Cache-Control': 'private, no-store' } },

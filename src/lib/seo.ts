@@ -1,6 +1,6 @@
 // Structured data (schema.org JSON-LD) for the artist and the works.
-import type { PublicArtwork } from '../../api/catalog/index.ts';
-import type { SiteSettings } from '../../api/settings/index.ts';
+import type { PublicArtwork } from '#api/catalog/index.ts';
+import type { SiteSettings } from '#api/settings/index.ts';
 import { localizedPath, type Locale } from '../i18n/index.ts';
 
 export function personJsonLd(settings: SiteSettings, locale: Locale, site: URL): object {
@@ -49,7 +49,7 @@ export function artworkJsonLd(
     offers: {
       '@type': 'Offer',
       price: (work.priceCents / 100).toFixed(2),
-      priceCurrency: 'EUR',
+      priceCurrency: settings.currency,
       availability: available ? 'https://schema.org/InStock' : 'https://schema.org/SoldOut',
       url,
       itemCondition: 'https://schema.org/NewCondition',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkoutFieldErrors, checkoutSchema } from './checkout.ts';
+import { checkoutSchema } from './checkout.ts';
+import { fieldErrors } from './fields.ts';
 
 const valid = {
   locale: 'fr',
@@ -18,7 +19,7 @@ const valid = {
 
 const errorsOf = (input: unknown) => {
   const parsed = checkoutSchema.safeParse(input);
-  return parsed.success ? {} : checkoutFieldErrors(parsed.error);
+  return parsed.success ? {} : fieldErrors(parsed.error);
 };
 
 describe('checkoutSchema', () => {

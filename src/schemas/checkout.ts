@@ -97,19 +97,3 @@ export const checkoutSchema = z
   );
 
 export type CheckoutInput = z.infer<typeof checkoutSchema>;
-
-/**
- * The first error key per dotted field path (`customer.email`, `items.0.quantity`, …), as the
- * island shows them and the endpoint reports them; `_` holds errors not tied to a field (for
- * instance an unknown field such as `price`).
- */
-export function checkoutFieldErrors(error: {
-  issues: readonly { path: readonly PropertyKey[]; message: string; code?: string }[];
-}): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.code === 'unrecognized_keys' ? '_' : issue.path.map(String).join('.') || '_';
-    fields[key] ??= issue.message;
-  }
-  return fields;
-}

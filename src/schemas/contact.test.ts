@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import en from '../i18n/en.json';
 import fr from '../i18n/fr.json';
-import {
-  CONTACT_SUBJECTS,
-  contactFieldErrors,
-  contactSchema,
-  type ContactInput,
-} from './contact.ts';
+import { CONTACT_SUBJECTS, fieldErrors, contactSchema, type ContactInput } from './contact.ts';
 
 const good: ContactInput = {
   name: 'Ana Souza',
@@ -20,7 +15,7 @@ const good: ContactInput = {
 const errorsOf = (input: unknown) => {
   const result = contactSchema.safeParse(input);
   expect(result.success).toBe(false);
-  return result.success ? {} : contactFieldErrors(result.error);
+  return result.success ? {} : fieldErrors(result.error);
 };
 
 describe('contact schema', () => {
@@ -92,15 +87,15 @@ describe('contact schema', () => {
     });
   });
 
-  it('refuses unknown fields and non-objects, without blaming a field', () => {
+  it('refuses unknown fields and non-objects under `_`, without blaming a field', () => {
     const extra = contactSchema.safeParse({ ...good, phone: '+351' });
     expect(extra.success).toBe(false);
     expect(extra.error?.issues).toEqual([
       expect.objectContaining({ code: 'unrecognized_keys', keys: ['phone'], path: [] }),
     ]);
-    expect(errorsOf({ ...good, phone: '+351' })).toEqual({});
-    expect(errorsOf('hello')).toEqual({});
-    expect(errorsOf(null)).toEqual({});
+    expect(errorsOf({ ...good, phone: '+351' })).toEqual({ _: 'contact.error.invalid' });
+    expect(Object.keys(errorsOf('hello'))).toEqual(['_']);
+    expect(Object.keys(errorsOf(null))).toEqual(['_']);
   });
 
   it('only uses error keys both dictionaries translate', () => {

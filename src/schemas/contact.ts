@@ -41,18 +41,5 @@ export const contactSchema = z.strictObject(
 export type ContactInput = z.infer<typeof contactSchema>;
 export type ContactField = keyof ContactInput;
 
-/**
- * The first error key of each field, as the page script shows them and the endpoint reports them.
- * Issues outside the fields (unknown fields, not an object) have no entry.
- */
-export function contactFieldErrors(error: {
-  issues: readonly { path: readonly PropertyKey[]; message: string }[];
-}): Partial<Record<ContactField, string>> {
-  const fields: Partial<Record<ContactField, string>> = {};
-  for (const issue of error.issues) {
-    const head = issue.path[0];
-    if (typeof head === 'string' && head in contactSchema.def.shape)
-      fields[head as ContactField] ??= issue.message;
-  }
-  return fields;
-}
+// The page script loads this module alone: it carries the one field-error format with it.
+export { fieldErrors } from './fields.ts';

@@ -89,7 +89,7 @@ function setUpContactForm(form: HTMLFormElement): void {
     if (schema) {
       const parsed = schema.contactSchema.safeParse(data);
       if (!parsed.success) {
-        const hasFieldError = showErrors(schema.contactFieldErrors(parsed.error));
+        const hasFieldError = showErrors(schema.fieldErrors(parsed.error));
         fail(hasFieldError ? 'contact.error.fields' : 'contact.error.invalid');
         return;
       }

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { openDatabase, PGLITE_PARSERS, type DatabaseHandle } from '../../api/db/index.ts';
+import { openDatabase, PGLITE_PARSERS, type DatabaseHandle } from '#api/db/index.ts';
 import { databaseUrlFor, quoteIdent } from './pg-admin.ts';
 
 export type TestDbKind = 'pglite' | 'postgres';

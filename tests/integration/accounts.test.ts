@@ -16,18 +16,18 @@ import {
   login,
   requestPasswordReset,
   resetPassword,
-} from '../../api/accounts/index.ts';
-import { argon2Runs, verifyPassword } from '../../api/accounts/passwords.ts';
+} from '#api/accounts/index.ts';
+import { argon2Runs, verifyPassword } from '#api/accounts/passwords.ts';
 import {
   createSession,
   SESSION_LIFETIME_MS,
   sessionCookieOptions,
   validateSessionToken,
-} from '../../api/accounts/sessions.ts';
-import { LOGIN_THROTTLE } from '../../api/accounts/throttle.ts';
-import { provideDatabase } from '../../api/db/context.ts';
-import { AppError } from '../../api/http/errors.ts';
-import { provideMailer, type Mailer, type MailMessage } from '../../api/mail/index.ts';
+} from '#api/accounts/sessions.ts';
+import { LOGIN_THROTTLE } from '#api/accounts/throttle.ts';
+import { provideDatabase } from '#api/db/context.ts';
+import { AppError } from '#api/http/errors.ts';
+import { provideMailer, type Mailer, type MailMessage } from '#api/mail/index.ts';
 import * as ORDERS from '../../src/pages/api/account/orders.ts';
 import * as PASSWORD from '../../src/pages/api/account/password.ts';
 import * as ACCEPT from '../../src/pages/api/admin/invitations/accept.ts';
@@ -1094,7 +1094,7 @@ describe('administrators', () => {
   it('refuses an expired invitation and an address that already has an account', async () => {
     const old = await createAdminInvitation(t.db, newEmail('late'), {
       siteUrl: ORIGIN,
-      now: new Date(Date.now() - 73 * 3600 * 1000),
+      now: () => new Date(Date.now() - 73 * 3600 * 1000),
     });
     const input = {
       fullName: 'Late',

@@ -1,8 +1,8 @@
 // Live availability: what the gallery fetches to show a work sold, out of stock or hidden since
 // the last build; and the cart count behind the navigation badge.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countCart } from '../../api/cart/index.ts';
-import { listAvailability } from '../../api/catalog/index.ts';
+import { countCart } from '#api/cart/index.ts';
+import { listAvailability } from '#api/catalog/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 let t: TestDatabase;

@@ -12,9 +12,9 @@ import {
   removeCartPromo,
   removeLine,
   setLineQuantity,
-} from '../../api/cart/index.ts';
-import { AppError } from '../../api/http/errors.ts';
-import { DEFAULT_SETTINGS, type SiteSettings } from '../../api/settings/index.ts';
+} from '#api/cart/index.ts';
+import { AppError } from '#api/http/errors.ts';
+import { DEFAULT_SETTINGS, type SiteSettings } from '#api/settings/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 let t: TestDatabase;

@@ -5,25 +5,18 @@
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addToCart, countCart, newCartId } from '../../api/cart/index.ts';
-import {
-  createCheckout,
-  sweepExpiredHolds,
-  type CheckoutRequest,
-} from '../../api/checkout/index.ts';
-import { createStripeEmulator, type StripeEmulator } from '../../api/emulator/index.ts';
-import { AppError } from '../../api/http/errors.ts';
-import type { Mailer, MailMessage } from '../../api/mail/index.ts';
-import { provideDatabase } from '../../api/db/context.ts';
-import {
-  createEmulatedPayments,
-  providePayments,
-  type Payments,
-} from '../../api/payments/index.ts';
-import { orderStatusForSession } from '../../api/orders/index.ts';
-import { handleStripeWebhook } from '../../api/payments/webhook.ts';
+import { addToCart, countCart, newCartId } from '#api/cart/index.ts';
+import { createCheckout, sweepExpiredHolds, type CheckoutRequest } from '#api/checkout/index.ts';
+import { createStripeEmulator, type StripeEmulator } from '#api/emulator/index.ts';
+import { AppError } from '#api/http/errors.ts';
+import type { Mailer, MailMessage } from '#api/mail/index.ts';
+import { provideDatabase } from '#api/db/context.ts';
+import { createEmulatedPayments, providePayments, type Payments } from '#api/payments/index.ts';
+import { orderStatusForSession } from '#api/orders/index.ts';
+import { handleStripeWebhook } from '#api/payments/webhook.ts';
 import { POST as CHECKOUT } from '../../src/pages/api/checkout/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { callEndpoint } from '../helpers/endpoint.ts';
 
 let t: TestDatabase;
 let server: http.Server;
@@ -609,16 +602,13 @@ describe('expiry', () => {
 describe('POST /api/checkout', () => {
   const ORIGIN = 'http://localhost:4321';
   const call = (body: unknown, origin = ORIGIN) =>
-    CHECKOUT({
+    callEndpoint(CHECKOUT, {
       request: new Request(`${ORIGIN}/api/checkout`, {
         method: 'POST',
         headers: { origin, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       }),
-      cookies: { get: () => undefined },
-      url: new URL(`${ORIGIN}/api/checkout`),
-      locals: {},
-    } as unknown as Parameters<typeof CHECKOUT>[0]);
+    });
 
   beforeAll(() => {
     provideDatabase(t);

@@ -11,13 +11,14 @@ import {
   ipBucket,
   submitContactMessage,
   type ContactMessageInput,
-} from '../../api/contact/index.ts';
-import { provideDatabase } from '../../api/db/context.ts';
-import { AppError, type ErrorCode } from '../../api/http/errors.ts';
-import { createMailer, provideMailer, type Mailer } from '../../api/mail/index.ts';
-import { hit, pruneRateLimits, rateLimitKey } from '../../api/ratelimit/index.ts';
+} from '#api/contact/index.ts';
+import { provideDatabase } from '#api/db/context.ts';
+import { AppError, type ErrorCode } from '#api/http/errors.ts';
+import { createMailer, provideMailer, type Mailer } from '#api/mail/index.ts';
+import { hit, pruneRateLimits, rateLimitKey } from '#api/ratelimit/index.ts';
 import { POST } from '../../src/pages/api/contact.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { callEndpoint } from '../helpers/endpoint.ts';
 
 const OWNER = 'owner@atelier-test.example';
 
@@ -311,14 +312,14 @@ describe('contact messages', () => {
   describe('POST /api/contact', () => {
     const ORIGIN = 'http://localhost:4321';
     const call = (init: { body?: string; headers?: Record<string, string> }, ip = '192.0.2.50') =>
-      POST({
+      callEndpoint(POST, {
         request: new Request(`${ORIGIN}/api/contact`, {
           method: 'POST',
           headers: { origin: ORIGIN, 'content-type': 'application/json', ...init.headers },
           body: init.body ?? null,
         }),
         clientAddress: ip,
-      } as unknown as Parameters<typeof POST>[0]);
+      });
     const json = (value: unknown) => JSON.stringify(value);
     const valid = () => {
       const { website: _w, ...rest } = input();
@@ -352,8 +353,14 @@ describe('contact messages', () => {
         json({ ...valid(), subject: 'x' }),
         { subject: 'contact.error.subject' },
       ],
-      ['an unknown field', 400, 'invalid_input', json({ ...valid(), phone: '1' }), undefined],
-      ['a JSON array', 400, 'invalid_input', '[]', undefined],
+      [
+        'an unknown field',
+        400,
+        'invalid_input',
+        json({ ...valid(), phone: '1' }),
+        { _: 'contact.error.invalid' },
+      ],
+      ['a JSON array', 400, 'invalid_input', '[]', { _: expect.any(String) as string }],
       ['malformed JSON', 400, 'invalid_json', '{"name":', undefined],
       ['a filled honeypot', 400, 'rejected', json({ ...valid(), website: 'x' }), undefined],
       [

@@ -9,7 +9,7 @@ import {
   createStripeEmulator,
   EMULATOR_SECRET_KEY,
   type StripeEmulator,
-} from '../../api/emulator/index.ts';
+} from '#api/emulator/index.ts';
 
 const WEBHOOK_SECRET = 'whsec_emulator_test_secret';
 const SHOP = 'http://shop.test';

@@ -5,16 +5,16 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SEED_CATALOGUE } from '../../api/catalog/seed.ts';
-import { renderComposition, type CompositionSpec } from '../../api/media/compose.ts';
-import { storeMaster } from '../../api/media/index.ts';
-import { diskStorage, type MediaStorage } from '../../api/media/storage.ts';
+import { SEED_CATALOGUE } from '#api/catalog/seed.ts';
+import { renderComposition, type CompositionSpec } from '#api/media/compose.ts';
+import { storeMaster } from '#api/media/index.ts';
+import { diskStorage, type MediaStorage } from '#api/media/storage.ts';
 import {
   getVariant,
   VARIANT_FORMATS,
   VARIANT_WIDTHS,
   type VariantRequest,
-} from '../../api/media/variants.ts';
+} from '#api/media/variants.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 const CARD_BUDGET_BYTES = 15 * 1024;

@@ -6,10 +6,10 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listPublicArtworks } from '../../api/catalog/index.ts';
-import { seedDemo, seedIfEmpty } from '../../api/catalog/seed.ts';
-import { diskStorage } from '../../api/media/storage.ts';
-import { DEFAULT_SETTINGS, getSettings } from '../../api/settings/index.ts';
+import { listPublicArtworks } from '#api/catalog/index.ts';
+import { seedDemo, seedIfEmpty } from '#api/catalog/seed.ts';
+import { diskStorage } from '#api/media/storage.ts';
+import { DEFAULT_SETTINGS, getSettings } from '#api/settings/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 let t: TestDatabase;
@@ -57,6 +57,18 @@ describe('demo seed', () => {
         .where('sha256', '=', portrait!.sha256)
         .execute(),
     ).toHaveLength(1);
+  });
+
+  it('links every print to its original', async () => {
+    const prints = await t.db
+      .selectFrom('artworks as p')
+      .leftJoin('artworks as o', 'o.id', 'p.original_id')
+      .select(['p.slug', 'o.slug as original'])
+      .where('p.artwork_type', '=', 'print')
+      .execute();
+    expect(prints.length).toBe(12);
+    for (const print of prints)
+      expect(print.original).toBe(print.slug.replace(/-print$/, '-original'));
   });
 
   it('keeps what the owner changed when seeding again', async () => {

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MigrationError, migrateToLatest } from '../../api/db/migrate.ts';
+import { MigrationError, migrateToLatest } from '#api/db/migrate.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 function runServer(

@@ -7,8 +7,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect } from 'kysely';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../../api/db/index.ts';
-import { MIGRATIONS_DIR, migrateToLatest } from '../../api/db/migrate.ts';
+import { openDatabase } from '#api/db/index.ts';
+import { MIGRATIONS_DIR, migrateToLatest } from '#api/db/migrate.ts';
 import { databaseUrlFor, quoteIdent } from '../helpers/pg-admin.ts';
 
 declare module 'vitest' {

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { createHash } from 'node:crypto';
-import { listAvailability } from '../../../api/catalog/index.ts';
-import { getDb } from '../../../api/db/context.ts';
+import { listAvailability } from '#api/catalog/index.ts';
+import { getDb } from '#api/db/context.ts';
 
 export const prerender = false;
 

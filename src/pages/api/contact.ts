@@ -1,20 +1,15 @@
 // POST /api/contact: the contact form's message (storefront §3). JSON in, 201 `{ ok: true }` out;
 // errors as `{ error: { code, message, fields? } }` (api/http/errors.ts). A form posted without
-// JavaScript gets the same checks and a 303 back to the page's #contact-result-<outcome>.
+// JavaScript gets the same checks and a 303 back to the page's #contact-result-<outcome>; it keeps
+// its own handler for that second path, with the endpoint helper's parsing.
 import type { APIRoute } from 'astro';
-import { submitContactMessage } from '../../../api/contact/index.ts';
-import { getDb } from '../../../api/db/context.ts';
-import {
-  AppError,
-  checkSameOrigin,
-  errorResponse,
-  isFormPost,
-  readForm,
-  readJson,
-} from '../../../api/http/errors.ts';
-import { getMailer } from '../../../api/mail/index.ts';
+import { submitContactMessage } from '#api/contact/index.ts';
+import { getDb } from '#api/db/context.ts';
+import { parseInput } from '#api/http/endpoint.ts';
+import { AppError, errorResponse, isFormPost, readForm, readJson } from '#api/http/errors.ts';
+import { getMailer } from '#api/mail/index.ts';
 import { isLocale, localizedPath, type Locale } from '../../i18n/index.ts';
-import { contactFieldErrors, contactSchema } from '../../schemas/contact.ts';
+import { contactSchema } from '../../schemas/contact.ts';
 
 export const prerender = false;
 
@@ -26,16 +21,13 @@ export const POST: APIRoute = async ({ request, clientAddress }) => {
   const form = isFormPost(request);
   let locale: Locale = 'fr';
   try {
-    checkSameOrigin(request, import.meta.env.SITE);
     const body = form
       ? await readForm(request, MAX_BODY_BYTES)
       : await readJson(request, MAX_BODY_BYTES);
     const claimed = (body as { locale?: unknown } | null)?.locale;
     if (isLocale(claimed)) locale = claimed;
-    const parsed = contactSchema.safeParse(body);
-    if (!parsed.success)
-      throw new AppError('invalid_input', { fields: contactFieldErrors(parsed.error) });
-    await submitContactMessage({ db: await getDb(), mailer: getMailer() }, parsed.data, {
+    const input = parseInput(contactSchema, body);
+    await submitContactMessage({ db: await getDb(), mailer: getMailer() }, input, {
       ip: clientAddress,
     });
     return form ? backToForm(locale, 'sent') : Response.json({ ok: true }, { status: 201 });

@@ -1,21 +1,18 @@
 // POST /api/auth/signup `{ email, password, confirmPassword, fullName, locale }` → 201 `{ ok: true }`
 // whether the address was free or already has an account (api/accounts `signup`: same work, one
 // mail either way). 400 `invalid_input` with field keys, 429 `rate_limited`.
-import type { APIRoute } from 'astro';
-import { signup } from '../../../../api/accounts/index.ts';
-import { signupSchema } from '../../../../api/accounts/validation.ts';
-import { checkSameOrigin, errorResponse, readJson } from '../../../../api/http/errors.ts';
-import { accountDeps, NO_STORE, parse } from './_shared.ts';
+import { signup } from '#api/accounts/index.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { signupSchema } from '../../../schemas/accounts.ts';
+import { accountDeps } from './_shared.ts';
 
 export const prerender = false;
 
-export const POST: APIRoute = async ({ request, url, clientAddress }) => {
-  try {
-    checkSameOrigin(request, import.meta.env.SITE);
-    const input = parse(signupSchema, await readJson(request));
+export const POST = defineEndpoint({
+  schema: signupSchema,
+  status: 201,
+  handler: async (input, { url, clientAddress }) => {
     await signup(await accountDeps(url), input, { ip: clientAddress });
-    return Response.json({ ok: true }, { status: 201, headers: NO_STORE });
-  } catch (error) {
-    return errorResponse(error);
-  }
-};
+    return { ok: true };
+  },
+});

@@ -2,9 +2,9 @@
 // address verified and redirects (303) to the account page with `?emailVerified=1`, or `=0` when
 // the link is unknown, used or expired. A GET because a mail link is one; the token is single-use.
 import type { APIRoute } from 'astro';
-import { verifyEmail } from '../../../../api/accounts/index.ts';
-import { getDb } from '../../../../api/db/context.ts';
-import { errorResponse, isAppError } from '../../../../api/http/errors.ts';
+import { verifyEmail } from '#api/accounts/index.ts';
+import { getDb } from '#api/db/context.ts';
+import { errorResponse, isAppError } from '#api/http/errors.ts';
 import { localizedPath } from '../../../i18n/index.ts';
 
 export const prerender = false;

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
-import { CART_COOKIE, countCart } from '../../../../api/cart/index.ts';
-import { getDb } from '../../../../api/db/context.ts';
+import { CART_COOKIE, countCart } from '#api/cart/index.ts';
+import { getDb } from '#api/db/context.ts';
 
 export const prerender = false;
 

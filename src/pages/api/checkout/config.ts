@@ -1,6 +1,6 @@
 // GET /api/checkout/config: whether payment can run, and in which mode (the LIVE/TEST badge).
 import type { APIRoute } from 'astro';
-import { getPayments } from '../../../../api/payments/index.ts';
+import { getPayments } from '#api/payments/index.ts';
 
 export const prerender = false;
 

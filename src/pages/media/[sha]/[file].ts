@@ -2,10 +2,10 @@
 // never changes and is cached for a year by browsers and any CDN in front.
 import path from 'node:path';
 import type { APIRoute } from 'astro';
-import { loadConfig } from '../../../../api/config.ts';
-import { getDb } from '../../../../api/db/context.ts';
-import { getVariant, parseVariantPath } from '../../../../api/media/variants.ts';
-import { diskStorage } from '../../../../api/media/storage.ts';
+import { loadConfig } from '#api/config.ts';
+import { getDb } from '#api/db/context.ts';
+import { getVariant, parseVariantPath } from '#api/media/variants.ts';
+import { diskStorage } from '#api/media/storage.ts';
 
 export const prerender = false;
 

@@ -1,48 +1,35 @@
 // PATCH /api/cart/lines/:id { quantity } (0 or less removes the line); DELETE removes it.
-import type { APIRoute } from 'astro';
-import { z } from 'zod';
-import { removeLine, setLineQuantity } from '../../../../../api/cart/index.ts';
-import { getDb } from '../../../../../api/db/context.ts';
-import {
-  AppError,
-  checkSameOrigin,
-  errorResponse,
-  readJson,
-} from '../../../../../api/http/errors.ts';
+import { removeLine, setLineQuantity } from '#api/cart/index.ts';
+import { getDb } from '#api/db/context.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { AppError } from '#api/http/errors.ts';
 import { cartResponse, readCartId } from '../../../../lib/cart-session.ts';
+import { lineQuantitySchema, rowId } from '../../../../schemas/cart.ts';
 
 export const prerender = false;
 
-const quantitySchema = z.strictObject({ quantity: z.number().int().min(-1000).max(99) });
-
-function lineId(raw: string | undefined): number {
-  const id = Number(raw);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new AppError('not_found');
-  return id;
+/** The line of the visitor's own cart the path names; anything else is not found. */
+function lineOf(cookies: Parameters<typeof readCartId>[0], raw: string | undefined) {
+  const id = rowId.safeParse(Number(raw));
+  const cartId = readCartId(cookies);
+  if (!id.success || !cartId) throw new AppError('not_found', { message: 'No such cart line.' });
+  return { cartId, lineId: id.data };
 }
 
-export const PATCH: APIRoute = async ({ request, cookies, params }) => {
-  try {
-    checkSameOrigin(request, import.meta.env.SITE);
-    const parsed = quantitySchema.safeParse(await readJson(request, 1024));
-    if (!parsed.success) throw new AppError('invalid_input');
-    const cartId = readCartId(cookies);
-    if (!cartId) throw new AppError('not_found', { message: 'No such cart line.' });
-    await setLineQuantity(await getDb(), cartId, lineId(params.id), parsed.data.quantity);
-    return await cartResponse(await getDb(), cartId);
-  } catch (error) {
-    return errorResponse(error);
-  }
-};
+export const PATCH = defineEndpoint({
+  schema: lineQuantitySchema,
+  maxBytes: 1024,
+  handler: async ({ quantity }, { cookies, params }) => {
+    const { cartId, lineId } = lineOf(cookies, params['id']);
+    await setLineQuantity(await getDb(), cartId, lineId, quantity);
+    return cartResponse(await getDb(), cartId);
+  },
+});
 
-export const DELETE: APIRoute = async ({ request, cookies, params }) => {
-  try {
-    checkSameOrigin(request, import.meta.env.SITE);
-    const cartId = readCartId(cookies);
-    if (!cartId) throw new AppError('not_found', { message: 'No such cart line.' });
-    await removeLine(await getDb(), cartId, lineId(params.id));
-    return await cartResponse(await getDb(), cartId);
-  } catch (error) {
-    return errorResponse(error);
-  }
-};
+export const DELETE = defineEndpoint({
+  handler: async ({ cookies, params }) => {
+    const { cartId, lineId } = lineOf(cookies, params['id']);
+    await removeLine(await getDb(), cartId, lineId);
+    return cartResponse(await getDb(), cartId);
+  },
+});

@@ -1,8 +1,13 @@
-// The account forms' input schemas (storefront §3 "Signup form", §5): error messages are the
-// translation keys of docs/accounts-api.md, which the pages show in their language. Written with
-// zod/mini and free of server imports, so a page script may mirror them for instant feedback.
+// The account forms' input schemas (storefront §3 "Signup form", §5), shared by the endpoints, the
+// accounts service and the islands' form kit: error messages are the translation keys of
+// docs/accounts-api.md, which the pages show in their language. Written with zod/mini, small
+// enough for the islands' bundle.
 import * as z from 'zod/mini';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './passwords.ts';
+import type { Issue } from './fields.ts';
+
+/** storefront §5, §9: at least 6 characters; above 256 the server refuses too. */
+export const PASSWORD_MIN_LENGTH = 6;
+export const PASSWORD_MAX_LENGTH = 256;
 
 export const AUTH_FIELD_ERRORS = {
   emailRequired: 'auth.error.emailRequired',
@@ -37,7 +42,10 @@ const newPassword = z.string({ error: E.passwordRequired }).check(
   z.maxLength(PASSWORD_MAX_LENGTH, { error: E.passwordTooLong }),
 );
 
-const confirmPassword = z.string({ error: E.passwordsDontMatch });
+/** Required like the password itself; the match is checked below (passwordsMatch). */
+const confirmPassword = z
+  .string({ error: E.passwordRequired })
+  .check(z.minLength(1, { error: E.passwordRequired }));
 
 const fullName = z
   .string({ error: E.nameRequired })
@@ -109,24 +117,7 @@ export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 export type AcceptInvitationInput = z.infer<typeof acceptInvitationSchema>;
 
-/**
- * The first error key of each field, as `fields` of an `invalid_input` answer. Issues outside the
- * known fields (not an object, unknown keys) have no entry; `token` problems are left to the
- * service, which answers `invalid_token`.
- */
-export function authFieldErrors(error: {
-  issues: readonly { path: readonly PropertyKey[]; message: string }[];
-}): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const head = issue.path[0];
-    if (typeof head === 'string' && head !== 'token' && head !== 'locale')
-      fields[head] ??= issue.message;
-  }
-  return fields;
-}
-
 /** Whether a failed parse is only about the token (the answer is then `invalid_token`). */
-export function onlyTokenIssues(error: { issues: readonly { path: readonly PropertyKey[] }[] }) {
-  return error.issues.length > 0 && error.issues.every((issue) => issue.path[0] === 'token');
+export function onlyTokenIssues(issues: readonly Issue[]): boolean {
+  return issues.length > 0 && issues.every((issue) => issue.path[0] === 'token');
 }

@@ -1,0 +1,20 @@
+// The cart endpoints' inputs (docs/commerce-api.md), shared by the endpoints and the islands.
+import { z } from 'zod';
+
+/** Ids are PostgreSQL `integer`s: anything above is no row of ours. */
+export const INT4_MAX = 2_147_483_647;
+export const rowId = z.number().int().positive().max(INT4_MAX);
+
+export const addToCartSchema = z.strictObject({
+  artworkId: rowId,
+  quantity: z.number().int().min(1).max(99).default(1),
+});
+
+/** 0 or less removes the line. */
+export const lineQuantitySchema = z.strictObject({
+  quantity: z.number().int().min(-1000).max(99),
+});
+
+export const promoCodeSchema = z.strictObject({ code: z.string().max(64) });
+
+export type AddToCartInput = z.infer<typeof addToCartSchema>;
