@@ -41,6 +41,7 @@ import {
   printChecks,
   printTable,
 } from './lib/util.ts';
+import { distDirOf, readCurrent, versionDir } from '#api/build/versions.ts';
 
 const USAGE = `usage: npm run bench:storefront [-- --quick]
   --quick  Lighthouse once per page, on / and /gallery in both languages only, and one wrk round`;
@@ -52,7 +53,13 @@ if (args.includes('--help') || args.some((a) => a !== '--quick')) {
 }
 const quick = args.includes('--quick');
 const root = path.resolve(import.meta.dirname, '..');
-const clientDir = path.join(root, 'dist', 'client');
+// The version the server serves (api/build/versions.ts), read once it has started.
+const servedDir = () => {
+  const dist = distDirOf(root);
+  const id = readCurrent(dist);
+  if (!id) throw new Error(`no built version in ${dist}`);
+  return versionDir(dist, id);
+};
 const resultsFile = path.join(import.meta.dirname, 'results', 'storefront-latest.json');
 const started = performance.now();
 
@@ -201,9 +208,11 @@ try {
   printChecks('Images', imageChecks);
 
   noteLoad('throughput');
-  headers = await timed('headers', () => checkHeaders(galerie.url, clientDir, budgets));
+  headers = await timed('headers', () =>
+    checkHeaders(galerie.url, path.join(servedDir(), 'client'), budgets),
+  );
   throughput = await timed('throughput', () =>
-    measureThroughput(galerie, clientDir, budgets, wrkRounds, log),
+    measureThroughput(galerie, path.join(servedDir(), 'client'), budgets, wrkRounds, log),
   );
   checks.push(...headers.checks, ...throughput.checks);
   printServing(headers, throughput);
@@ -248,7 +257,7 @@ if (failed.length) {
 if (fatal) console.log(`  the run stopped early: ${fatal.split('\n')[0]}`);
 
 const buildInfo = await fs
-  .readFile(path.join(root, 'dist', 'build-info.json'), 'utf8')
+  .readFile(path.join(servedDir(), 'build-info.json'), 'utf8')
   .then((text) => JSON.parse(text) as unknown)
   .catch(() => null);
 const lighthouseVersion = await fs

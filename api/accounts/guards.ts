@@ -20,8 +20,9 @@ export function requireAdmin(locals: WithUser): SessionUser {
   return user;
 }
 
-/** Admin endpoints reachable without a session: accepting an invitation creates the first admin. */
-export const ADMIN_GUARD_EXEMPT = new Set(['/api/admin/invitations/accept']);
+/** Admin endpoints reachable without a session: accepting an invitation creates the first admin;
+ * the back office's login opens one. */
+export const ADMIN_GUARD_EXEMPT = new Set(['/api/admin/invitations/accept', '/api/admin/session']);
 
 /**
  * Whether a path is an admin endpoint the middleware must guard. The path is normalised the way a

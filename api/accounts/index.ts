@@ -213,7 +213,11 @@ export interface LoginResult {
 export async function login(
   deps: Pick<AccountDeps, 'db' | 'now'>,
   input: LoginInput,
-  meta: RequestMeta & { replaceSessionId?: string | undefined },
+  meta: RequestMeta & {
+    replaceSessionId?: string | undefined;
+    /** The back office's login: any other account gets the same answer as a wrong password. */
+    requireRole?: 'admin';
+  },
 ): Promise<LoginResult> {
   const { db } = deps;
   const now = timeOf(deps);
@@ -226,6 +230,7 @@ export async function login(
     ? await verifyPassword(user.password_hash, input.password)
     : await verifyDummyPassword(input.password);
   if (!user || !valid) throw new AppError('invalid_credentials');
+  if (meta.requireRole && user.role !== meta.requireRole) throw new AppError('invalid_credentials');
   await attemptSucceeded(db, accountKey, ipKey);
   // Never carry a session over a login: whatever the browser held is ended, a new one begins.
   if (meta.replaceSessionId) await invalidateSession(db, meta.replaceSessionId);

@@ -228,11 +228,25 @@ export async function buildSnapshot(
   }
 }
 
-// Vite and Astro end a failure with a stack; the line worth showing is the error above it.
-function lastMeaningfulLine(lines: string[]): string | undefined {
+// Astro and Vite print an error as `[SomeError] what` with its details on the next lines, then
+// hints, links and a stack: the owner's one line is the error and its details.
+const SECTION = /^(Hint|Error reference|Location|Stack trace):?$/;
+const NOISE = /^(at\s|https?:\/\/|file:\/\/)/;
+
+export function lastMeaningfulLine(lines: string[]): string | undefined {
   const clean = lines.map((l) => stripVTControlCharacters(l).trim()).filter(Boolean);
-  const error = clean.findLast((l) => /error/i.test(l) && !/^at\s/.test(l));
-  return error ?? clean.findLast((l) => !/^at\s/.test(l));
+  const start = clean.findLastIndex(
+    (l) => !SECTION.test(l) && /^\[\w*Error\]|^\w*Error:|^error:/i.test(l),
+  );
+  if (start >= 0) {
+    const details: string[] = [];
+    for (const line of clean.slice(start + 1)) {
+      if (SECTION.test(line) || NOISE.test(line) || details.length === 3) break;
+      details.push(line);
+    }
+    return [clean[start], ...details].join(' ');
+  }
+  return clean.findLast((l) => !NOISE.test(l) && !SECTION.test(l));
 }
 
 export interface EnsureBuildOptions extends BuildOptions {

@@ -106,3 +106,25 @@ describe('the publish queue', () => {
     expect(fake.builds).toEqual([]);
   });
 });
+
+describe('the failure line shown to the owner', () => {
+  it('is the error and its details, not the hints, links or stack', async () => {
+    const { lastMeaningfulLine } = await import('./index.ts');
+    expect(
+      lastMeaningfulLine([
+        '14:45:59 [content] Syncing content',
+        '[InvalidContentEntryDataError] site → settings data does not match collection schema.',
+        '  contact_email: Invalid email address',
+        '  Hint:',
+        '    See https://docs.astro.build/en/guides/content-collections/ for more information.',
+        '  Error reference:',
+        '    https://docs.astro.build/en/reference/errors/invalid-content-entry-data-error/',
+        '  Stack trace:',
+        '    at getEntryData (/work/node_modules/astro/dist/content/utils.js:126:9)',
+      ]),
+    ).toBe(
+      '[InvalidContentEntryDataError] site → settings data does not match collection schema. contact_email: Invalid email address',
+    );
+    expect(lastMeaningfulLine(['building…', 'something went wrong'])).toBe('something went wrong');
+  });
+});

@@ -3,6 +3,7 @@
 // the buyer's confirmation, the gallery's notification, or the refund of a payment that came too
 // late for its works.
 import type Stripe from 'stripe';
+import { requestPublish } from '../build/publish.ts';
 import type { Database } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
 import type { Mailer } from '../mail/index.ts';
@@ -35,6 +36,8 @@ export async function handleStripeWebhook(
 ): Promise<FulfilmentOutcome> {
   const event = await verifyStripeEvent(deps.payments, rawBody, signature);
   const outcome = await applyStripeEvent(deps.db, event);
+  // A sale changes what the prerendered index and JSON-LD offers say: they catch up by publishing.
+  if (outcome.kind === 'paid' || outcome.kind === 'refund') requestPublish(`order ${outcome.kind}`);
   if (outcome.kind === 'paid') {
     const settings = await liveSettings(deps.db);
     // The order is paid whatever happens to the mail; a failure is logged for the owner.

@@ -101,10 +101,11 @@ export interface GalerieServer extends Running {
 export async function startGalerie(
   root: string,
   log: (line: string) => void,
+  options: { dataDir?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<GalerieServer> {
   const started = performance.now();
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'galerie-bench-'));
-  onCleanup(() => fs.rm(dataDir, { recursive: true, force: true }));
+  const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'galerie-bench-')));
+  if (!options.dataDir) onCleanup(() => fs.rm(dataDir, { recursive: true, force: true }));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
@@ -114,6 +115,7 @@ export async function startGalerie(
     HOST: '127.0.0.1',
     PUBLIC_SITE_URL: url,
     SMTP_URL: '',
+    ...options.env,
   };
   // Always the embedded database: the bench must never seed or change a configured PostgreSQL.
   delete env['DATABASE_URL'];

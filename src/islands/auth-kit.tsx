@@ -100,7 +100,7 @@ interface FieldProps {
   autoComplete: string;
   error?: string | undefined;
   hint?: string | undefined;
-  maxLength?: number;
+  maxLength?: number | undefined;
   /** Called on input: the field's error goes as soon as it is edited. */
   onEdit: (name: string) => void;
 }

@@ -3,14 +3,20 @@
 // server's field errors placed next to their fields in the same format (src/schemas/fields.ts),
 // the keyboard on the first error, and the failure text. The account forms use it; so will the
 // back office's.
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { MessageKey } from '../i18n/index.ts';
 import { fieldErrors, type Schema } from '../schemas/fields.ts';
 import {
+  AuthField,
+  ErrorBox,
   failureText,
   fieldValue,
   focusFirstError,
   sendJson,
+  StatusLine,
+  SUBMIT_BUTTON,
+  SUCCESS_BOX,
+  useHydrated,
   type FieldErrors,
 } from './auth-kit.tsx';
 import { translator } from './translate.ts';
@@ -131,4 +137,143 @@ export function useFormKit<T, Outcome extends string, R = { ok: true }>(
     },
     t,
   };
+}
+
+/** What a form kit gives its form (useFormKit's result, whatever its outcome states). */
+export interface Kit {
+  formRef: React.RefObject<HTMLFormElement | null>;
+  state: string;
+  failure: string;
+  edited: (name: string) => void;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => Promise<void>;
+  error: (name: string) => string | undefined;
+}
+
+/** One field of a kit form: a required text, email or password input with its label. */
+export interface FieldSpec {
+  name: string;
+  type: 'email' | 'password' | 'text';
+  label: string;
+  autoComplete: string;
+  hint?: string | undefined;
+  maxLength?: number | undefined;
+}
+
+export const emailField = (label: string, autoComplete = 'email'): FieldSpec => ({
+  name: 'email',
+  type: 'email',
+  label,
+  autoComplete,
+  maxLength: 254,
+});
+
+export const nameField = (label: string): FieldSpec => ({
+  name: 'fullName',
+  type: 'text',
+  label,
+  autoComplete: 'name',
+  maxLength: 200,
+});
+
+/** A new password and its confirmation (the hint under the first). */
+export const newPasswordFields = (label: string, confirm: string, hint: string): FieldSpec[] => [
+  { name: 'password', type: 'password', label, autoComplete: 'new-password', hint },
+  { name: 'confirmPassword', type: 'password', label: confirm, autoComplete: 'new-password' },
+];
+
+interface KitFormProps {
+  kit: Kit;
+  /** The form's id prefix: ids stay unique if two forms ever share a page. */
+  id: string;
+  fields: readonly FieldSpec[];
+  submit: string;
+  submitting: string;
+  /** The failure box, when the form words it itself (else the kit's failure text). */
+  failure?: string | undefined;
+  /** Errors shown in the box instead of under their field. */
+  hideFieldErrors?: boolean;
+  /** The status line's content (a success message), announced when it appears. */
+  status?: ReactNode;
+  /** The button stays disabled (sent for good). */
+  finished?: boolean;
+}
+
+/** The form every kit form renders: its fields, the error box, the status line, the button. */
+export function KitForm(props: KitFormProps) {
+  const { kit, id, fields } = props;
+  const hydrated = useHydrated();
+  return (
+    <form
+      ref={kit.formRef}
+      noValidate
+      onSubmit={(event) => void kit.onSubmit(event)}
+      aria-busy={kit.state === 'submitting' || undefined}
+      className="space-y-5"
+    >
+      {fields.map((field) => (
+        <AuthField
+          key={field.name}
+          form={id}
+          {...field}
+          error={props.hideFieldErrors ? undefined : kit.error(field.name)}
+          onEdit={kit.edited}
+        />
+      ))}
+      <ErrorBox text={props.failure ?? kit.failure} />
+      {props.status !== undefined && <StatusLine>{props.status}</StatusLine>}
+      <button
+        type="submit"
+        disabled={!hydrated || props.finished}
+        aria-disabled={kit.state === 'submitting' || undefined}
+        className={SUBMIT_BUTTON}
+      >
+        {kit.state === 'submitting' ? props.submitting : props.submit}
+      </button>
+    </form>
+  );
+}
+
+/**
+ * The outcome of a form that it replaces (reset password, invitation), in one status region that
+ * stays mounted so the outcome is announced; the keyboard moves to it (the focused button is gone).
+ */
+export function OutcomeLine({
+  outcome,
+}: {
+  outcome: { tone: 'success' | 'error'; content: ReactNode } | null;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  const tone = outcome?.tone;
+  useEffect(() => {
+    if (tone) box.current?.focus();
+  }, [tone]);
+  const style =
+    tone === 'success' ? SUCCESS_BOX : 'rounded border border-red-700 bg-red-50 p-4 text-red-900';
+  return (
+    <StatusLine>
+      {outcome && (
+        <div ref={box} tabIndex={-1} className={style}>
+          {outcome.content}
+        </div>
+      )}
+    </StatusLine>
+  );
+}
+
+/** A form sent with the token of a mailed link: done, or `invalidToken` when the link is used up. */
+export function useTokenForm<T>(
+  options: Pick<
+    FormKitOptions<T, never, unknown>,
+    'schema' | 'fields' | 'endpoint' | 'messages' | 'locale'
+  > & {
+    token: string;
+  },
+) {
+  const { token, ...rest } = options;
+  return useFormKit<T, 'done' | 'invalidToken'>({
+    ...rest,
+    extra: { token },
+    done: 'done',
+    outcomes: { invalid_token: 'invalidToken' },
+  });
 }

@@ -121,3 +121,25 @@ export type AcceptInvitationInput = z.infer<typeof acceptInvitationSchema>;
 export function onlyTokenIssues(issues: readonly Issue[]): boolean {
   return issues.length > 0 && issues.every((issue) => issue.path[0] === 'token');
 }
+
+/**
+ * The administrator login (back office §2, §8): both fields required, with one message for an
+ * empty one ('Veuillez remplir tous les champs'); the stored password decides the rest.
+ */
+export const adminLoginSchema = z.strictObject({
+  email: z
+    .string({ error: 'admin.login.fillAll' })
+    .check(
+      z.trim(),
+      z.toLowerCase(),
+      z.minLength(1, { error: 'admin.login.fillAll' }),
+      z.maxLength(EMAIL_MAX_LENGTH, { error: 'admin.login.invalid' }),
+    ),
+  password: z
+    .string({ error: 'admin.login.fillAll' })
+    .check(
+      z.minLength(1, { error: 'admin.login.fillAll' }),
+      z.maxLength(PASSWORD_MAX_LENGTH, { error: 'admin.login.invalid' }),
+    ),
+});
+export type AdminLoginInput = z.infer<typeof adminLoginSchema>;

@@ -37,7 +37,7 @@ test('health answers only with a working database', async ({ request }) => {
   const res = await request.get('/api/health');
   expect(res.status()).toBe(200);
   expect(res.headers()['cache-control']).toBe('no-store');
-  expect(await res.json()).toEqual({ status: 'ok', db: 'ok' });
+  expect(await res.json()).toEqual({ status: 'ok', db: 'ok', pages: 'ok' });
 });
 
 test('built pages come precompressed and revalidated', async ({ request }) => {

@@ -334,10 +334,18 @@ test.describe('chrome', () => {
       { name: 'tracker', value: '1', url: baseURL! },
       { name: 'essential_prefs', value: '1', url: baseURL! },
     ]);
+    // The page's clock is ours, paused: the 2-second delay is checked, not waited for.
+    const start = new Date('2026-11-23T10:00:00Z');
+    await page.clock.install({ time: start });
+    await page.clock.pauseAt(new Date(start.getTime() + 1000));
     await page.goto('/');
     const banner = page.getByRole('region', { name: 'Cookies' });
+    await page.clock.runFor(1900);
     await expect(banner).toBeHidden();
-    await expect(banner).toBeVisible({ timeout: 5000 });
+    await page.clock.runFor(200);
+    await expect(banner).toBeVisible();
+    // axe runs on timers of its own: let time flow again.
+    await page.clock.resume();
     await expectNoAxeViolations(page);
     await banner.getByRole('button', { name: 'Refuser' }).focus();
     await page.keyboard.press('Enter');
@@ -350,9 +358,11 @@ test.describe('chrome', () => {
     const names = (await context.cookies()).map((c) => c.name);
     expect(names).toContain('essential_prefs');
     expect(names).not.toContain('tracker');
+    // Declined stays declined: well past the delay, no banner.
     await page.reload();
-    await page.waitForLoadState('networkidle');
+    await page.clock.runFor(5000);
     await expect(banner).toBeHidden();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
   });
 
   test('Close on the cookie banner counts as declining; Accept records acceptance', async ({

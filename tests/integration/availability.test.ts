@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countCart } from '#api/cart/index.ts';
 import { listAvailability } from '#api/catalog/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { makeWorkWithPrint } from '../helpers/factories.ts';
 
 let t: TestDatabase;
 let original: number;
@@ -11,31 +12,7 @@ let print: number;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  const rows = await t.db
-    .insertInto('artworks')
-    .values([
-      {
-        slug: 'a-original',
-        title_fr: 'A',
-        title_en: 'A',
-        dimensions: '10 x 10 cm',
-        price_cents: 410000,
-        stock: 1,
-        artwork_type: 'original',
-      },
-      {
-        slug: 'a-print',
-        title_fr: 'A',
-        title_en: 'A',
-        dimensions: '10 x 10 cm',
-        price_cents: 35000,
-        stock: 3,
-        artwork_type: 'print',
-      },
-    ])
-    .returning('id')
-    .execute();
-  [original, print] = rows.map((r) => r.id) as [number, number];
+  ({ original, print } = await makeWorkWithPrint(t.db, { print: { stock: 3 } }));
 });
 afterAll(() => t.dispose());
 

@@ -16,6 +16,7 @@ import {
 import { AppError } from '#api/http/errors.ts';
 import { DEFAULT_SETTINGS, type SiteSettings } from '#api/settings/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { makeArtwork, makeWorkWithPrint } from '../helpers/factories.ts';
 
 let t: TestDatabase;
 let originalA: number;
@@ -37,55 +38,23 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  const base = {
-    dimensions: '100 x 80 cm',
-    technique_fr: 'Huile sur toile',
-    technique_en: 'Oil on canvas',
-  };
-  const rows = await t.db
-    .insertInto('artworks')
-    .values([
-      {
-        ...base,
-        slug: 'alpha-original',
-        title_fr: 'Alpha',
-        title_en: 'Alpha',
-        price_cents: 410000,
-        stock: 1,
-        artwork_type: 'original',
-      },
-      {
-        ...base,
-        slug: 'beta-original',
-        title_fr: 'Bêta',
-        title_en: 'Beta',
-        price_cents: 520000,
-        stock: 1,
-        artwork_type: 'original',
-      },
-      {
-        ...base,
-        slug: 'alpha-print',
-        title_fr: 'Alpha',
-        title_en: 'Alpha',
-        price_cents: 35000,
-        stock: 3,
-        artwork_type: 'print',
-      },
-      {
-        ...base,
-        slug: 'gamma-print',
-        title_fr: 'Gamma',
-        title_en: 'Gamma',
-        price_cents: 42000,
-        stock: 2,
-        artwork_type: 'print',
-        is_available: false,
-      },
-    ])
-    .returning('id')
-    .execute();
-  [originalA, originalB, print, hidden] = rows.map((r) => r.id) as [number, number, number, number];
+  const alpha = { title_fr: 'Alpha', title_en: 'Alpha' };
+  ({ original: originalA, print } = await makeWorkWithPrint(t.db, {
+    original: { ...alpha, price_cents: 410000 },
+    print: { ...alpha, price_cents: 35000, stock: 3 },
+  }));
+  originalB = (await makeArtwork(t.db, { title_fr: 'Bêta', title_en: 'Beta', price_cents: 520000 }))
+    .id;
+  hidden = (
+    await makeArtwork(t.db, {
+      artwork_type: 'print',
+      title_fr: 'Gamma',
+      title_en: 'Gamma',
+      price_cents: 42000,
+      stock: 2,
+      is_available: false,
+    })
+  ).id;
 });
 afterAll(() => t.dispose());
 beforeEach(() => {

@@ -17,6 +17,7 @@ import { handleStripeWebhook } from '#api/payments/webhook.ts';
 import { POST as CHECKOUT } from '../../src/pages/api/checkout/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { callEndpoint } from '../helpers/endpoint.ts';
+import { makeArtwork } from '../helpers/factories.ts';
 
 let t: TestDatabase;
 let server: http.Server;
@@ -35,11 +36,6 @@ const mailer: Mailer = {
 const received: Array<{ type: string; body: string }> = [];
 const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
 
-const base = {
-  dimensions: '100 x 80 cm',
-  technique_fr: 'Huile sur toile',
-  technique_en: 'Oil on canvas',
-};
 async function insertWork(values: {
   slug: string;
   title: string;
@@ -47,19 +43,14 @@ async function insertWork(values: {
   priceCents: number;
   stock: number;
 }): Promise<number> {
-  const row = await t.db
-    .insertInto('artworks')
-    .values({
-      ...base,
-      slug: values.slug,
-      title_fr: values.title,
-      title_en: values.title,
-      artwork_type: values.type,
-      price_cents: values.priceCents,
-      stock: values.stock,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = await makeArtwork(t.db, {
+    slug: values.slug,
+    title_fr: values.title,
+    title_en: values.title,
+    artwork_type: values.type,
+    price_cents: values.priceCents,
+    stock: values.stock,
+  });
   return row.id;
 }
 

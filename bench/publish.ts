@@ -1,0 +1,180 @@
+// Publishing bench (`npm run bench:publish`): how long a change made in the back office takes to
+// show on the public page, and what a build running beside the shop costs its visitors.
+//  1. change → visible: a work's title is changed through PATCH /api/admin/artworks/:id on the
+//     real server (`node api/server.ts`), then /gallery is fetched every 100 ms until it shows the
+//     new title; the median of 5, on the 25-work demo catalogue and on 250 and 1 000 works (the
+//     demo's works repeated under new slugs, sharing their images).
+//  2. static latency: p99 of GET / (autocannon, 10 connections) while idle and while a publish
+//     runs, on the 25-work catalogue.
+// Budget: change → visible ≤ 15 s at 25 works on 2 cores. Figures go to
+// bench/results/publish-latest.json. `--quick` measures 25 and 250 works, 3 changes each.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { createSession } from '#api/accounts/sessions.ts';
+import { prepareDatabase } from '#api/catalog/seed.ts';
+import { openDatabase } from '#api/db/index.ts';
+import { startGalerie } from './lib/processes.ts';
+import { cleanupAll, median, onCleanup, printTable, sleep } from './lib/util.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const resultsFile = path.join(import.meta.dirname, 'results', 'publish-latest.json');
+const quick = process.argv.includes('--quick');
+const SIZES = quick ? [25, 250] : [25, 250, 1000];
+const CHANGES = quick ? 3 : 5;
+const BUDGET_MS = 15_000;
+const log = (line: string) => console.log(`  ${line}`);
+
+interface SizeResult {
+  works: number;
+  changes: number[];
+  medianMs: number | null;
+  buildMs: number | null;
+}
+
+/** A data directory holding `works` works and an administrator, with the owner's cookie. */
+async function prepare(works: number): Promise<{ dataDir: string; cookie: string }> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'galerie-bench-publish-'));
+  onCleanup(() => fs.rm(dataDir, { recursive: true, force: true }));
+  const handle = await openDatabase({ pgliteDir: path.join(dataDir, 'pgdata') });
+  try {
+    await prepareDatabase(handle.db, { dataDir });
+    const demo = await handle.db.selectFrom('artworks').selectAll().orderBy('id').execute();
+    for (let copy = 1; demo.length * copy < works; copy++) {
+      const rows = demo
+        .slice(0, Math.min(demo.length, works - demo.length * copy))
+        .map(({ id: _id, original_id: _o, created_at: _c, updated_at: _u, ...row }) => ({
+          ...row,
+          slug: `${row.slug}-${copy}`,
+          title_fr: `${row.title_fr} ${copy}`,
+          title_en: `${row.title_en} ${copy}`,
+        }));
+      await handle.db.insertInto('artworks').values(rows).execute();
+    }
+    const owner = await handle.db
+      .insertInto('users')
+      .values({ email: 'owner@bench.test', full_name: 'Owner', role: 'admin' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const { token } = await createSession(handle.db, owner.id);
+    return { dataDir, cookie: `session=${token}` };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function firstWorkId(url: string): Promise<number> {
+  const html = await (await fetch(`${url}/gallery`)).text();
+  return Number(/data-artwork-id="(\d+)"/.exec(html)?.[1]);
+}
+
+async function changeAndWait(url: string, cookie: string, id: number, n: number): Promise<number> {
+  const title = `Publication ${n} ${Date.now().toString(36)}`;
+  const started = performance.now();
+  const response = await fetch(`${url}/api/admin/artworks/${id}`, {
+    method: 'PATCH',
+    headers: { cookie, origin: url, 'content-type': 'application/json' },
+    body: JSON.stringify({ title: { fr: title, en: title } }),
+  });
+  if (response.status !== 200) throw new Error(`PATCH answered ${response.status}`);
+  for (;;) {
+    if ((await (await fetch(`${url}/gallery`)).text()).includes(title))
+      return Math.round(performance.now() - started);
+    if (performance.now() - started > 300_000) throw new Error('the change never showed');
+    await sleep(100);
+  }
+}
+
+async function p99(url: string, seconds: number): Promise<{ p99: number; rps: number }> {
+  const result = await autocannon({ url: `${url}/`, connections: 10, duration: seconds });
+  return { p99: result.latency.p99, rps: Math.round(result.requests.average) };
+}
+
+async function publishStatus(url: string, cookie: string) {
+  const response = await fetch(`${url}/api/admin/publish`, { headers: { cookie } });
+  return (await response.json()) as { state: string; version: string | null };
+}
+
+const results: SizeResult[] = [];
+let latency: { idle: { p99: number; rps: number }; building: { p99: number; rps: number } } | null =
+  null;
+try {
+  console.log(`Publishing bench on ${os.cpus().length} cores (${quick ? 'quick' : 'full'} run)`);
+  for (const works of SIZES) {
+    console.log(`\n${works} works`);
+    const { dataDir, cookie } = await prepare(works);
+    const dist = path.join(root, '.cache', `bench-publish-${works}`);
+    const galerie = await startGalerie(root, log, {
+      dataDir,
+      env: { GALERIE_DIST_DIR: dist },
+    });
+    const id = await firstWorkId(galerie.url);
+    const changes: number[] = [];
+    for (let n = 1; n <= CHANGES; n++) {
+      const ms = await changeAndWait(galerie.url, cookie, id, n);
+      changes.push(ms);
+      log(`change ${n}: visible after ${(ms / 1000).toFixed(2)} s`);
+      while ((await publishStatus(galerie.url, cookie)).state !== 'idle') await sleep(200);
+    }
+    if (works === SIZES[0]) {
+      const idle = await p99(galerie.url, 8);
+      const before = (await publishStatus(galerie.url, cookie)).version;
+      await fetch(`${galerie.url}/api/admin/publish`, {
+        method: 'POST',
+        headers: { cookie, origin: galerie.url },
+      });
+      await sleep(1200); // the queue's debounce: measure while the build itself runs
+      const building = await p99(galerie.url, 4);
+      let after = await publishStatus(galerie.url, cookie);
+      while (after.state !== 'idle') {
+        await sleep(200);
+        after = await publishStatus(galerie.url, cookie);
+      }
+      if (after.version === before) log('warning: the publish did not produce a new version');
+      latency = { idle, building };
+    }
+    results.push({
+      works,
+      changes,
+      medianMs: median(changes),
+      buildMs: Number(/in ([\d.]+) s/.exec(galerie.buildLine ?? '')?.[1] ?? NaN) * 1000 || null,
+    });
+    await galerie.stop();
+    await fs.rm(dist, { recursive: true, force: true });
+  }
+
+  printTable(
+    'Change → visible on the public gallery (median)',
+    ['works', 'median', 'runs', 'budget'],
+    results.map((r) => [
+      String(r.works),
+      r.medianMs === null ? '—' : `${(r.medianMs / 1000).toFixed(2)} s`,
+      r.changes.map((c) => (c / 1000).toFixed(1)).join(' / '),
+      r.works === 25
+        ? `≤ ${BUDGET_MS / 1000} s ${r.medianMs !== null && r.medianMs <= BUDGET_MS ? '✓' : '✗'}`
+        : '',
+    ]),
+    'rrlr',
+  );
+  if (latency)
+    printTable(
+      'Static page (GET /) while idle and while a build runs',
+      ['', 'p99', 'req/s'],
+      [
+        ['idle', `${latency.idle.p99} ms`, String(latency.idle.rps)],
+        ['building', `${latency.building.p99} ms`, String(latency.building.rps)],
+      ],
+      'lrr',
+    );
+  await fs.mkdir(path.dirname(resultsFile), { recursive: true });
+  await fs.writeFile(
+    resultsFile,
+    `${JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, quick, budgetMs: BUDGET_MS, sizes: results, staticLatency: latency }, null, 2)}\n`,
+  );
+  console.log(`\nFigures written to ${path.relative(root, resultsFile)}`);
+  const over = results.find((r) => r.works === 25 && (r.medianMs ?? Infinity) > BUDGET_MS);
+  if (over) process.exitCode = 1;
+} finally {
+  await cleanupAll();
+}

@@ -1,0 +1,24 @@
+// POST /api/admin/session `{ email, password }` → 200 `{ ok: true, user: { name } }` and a new
+// `session` cookie: the back office's login (back office §2). A customer account gets the same
+// 401 `invalid_credentials` as a wrong password; throttling as for every login. Open without a
+// session (api/accounts/guards.ts).
+import { login } from '#api/accounts/index.ts';
+import { getDb } from '#api/db/context.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { adminLoginSchema } from '../../../schemas/accounts.ts';
+import { setSessionCookie } from '../auth/_shared.ts';
+
+export const prerender = false;
+
+export const POST = defineEndpoint({
+  schema: adminLoginSchema,
+  handler: async (input, { url, cookies, locals, clientAddress }) => {
+    const result = await login({ db: await getDb() }, input, {
+      ip: clientAddress,
+      replaceSessionId: locals.session?.id,
+      requireRole: 'admin',
+    });
+    setSessionCookie(cookies, url, result.token, result.session);
+    return { ok: true, user: { name: result.user.name } };
+  },
+});

@@ -1,0 +1,50 @@
+// The gallery owner of the end-to-end tests: invited by tests/e2e/serve.ts through
+// `npm run admin:invite`, the invitation accepted by the first test that needs the owner, then
+// signed in through the back office's login endpoint like the login page does.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { expect, request as requests, type APIRequestContext } from '@playwright/test';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+export const E2E_ADMIN = {
+  email: 'owner@galerie.test',
+  password: 'atelier de Lisbonne 2026',
+  name: 'Sasha Kovač',
+  invitationFile: path.join(root, '.cache', 'e2e-admin-invitation.txt'),
+} as const;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Signs `request` in as the owner (its cookies then carry the session). */
+export async function signInAsOwner(request: APIRequestContext): Promise<void> {
+  const login = () =>
+    request.post('/api/admin/session', {
+      data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
+    });
+  let response = await login();
+  if (response.status() === 401) {
+    const link = await fs.readFile(E2E_ADMIN.invitationFile, 'utf8');
+    const token = new URL(link, 'http://x').searchParams.get('token');
+    const accepted = await request.post('/api/admin/invitations/accept', {
+      data: {
+        token,
+        fullName: E2E_ADMIN.name,
+        password: E2E_ADMIN.password,
+        confirmPassword: E2E_ADMIN.password,
+      },
+    });
+    // Another worker may have accepted it a moment before: then signing in works.
+    if (accepted.status() !== 201) await sleep(500);
+    response = await login();
+  }
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+/** A request context of our own origin (the middleware refuses unsafe calls from elsewhere),
+ * signed in as the owner. */
+export async function ownerRequest(baseURL: string): Promise<APIRequestContext> {
+  const context = await requests.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL } });
+  await signInAsOwner(context);
+  return context;
+}
