@@ -7,7 +7,7 @@
 //    forget it; accepting an invitation is the one exception (api/accounts/guards.ts).
 // Typed without `astro:middleware` so tests can call `onRequest` directly.
 import type { APIContext, MiddlewareHandler } from 'astro';
-import { isGuardedAdminPath } from '#api/accounts/guards.ts';
+import { adminPageAccess, isGuardedAdminPath } from '#api/accounts/guards.ts';
 import {
   SESSION_COOKIE,
   sessionCookieOptions,
@@ -39,10 +39,34 @@ export const onRequest: MiddlewareHandler = async (context, next) => {
   } catch (error) {
     return errorResponse(error);
   }
+  const page = adminPageGuard(context.url, validation?.user.role ?? null);
+  if (page) return page;
   const response = await next();
   if (token) updateCookie(context, response, token, validation);
   return response;
 };
+
+/**
+ * The back office's pages (issue 11): `/admin` opens the dashboard; anonymous visitors go to the
+ * login page, which brings them back afterwards; a customer gets a 403 page. The login and
+ * invitation pages are open.
+ */
+function adminPageGuard(url: URL, role: string | null): Response | null {
+  const access = adminPageAccess(url.pathname, role);
+  if (access === 'open') return null;
+  if (access === 'index') return redirect('/admin/dashboard');
+  if (access === 'login')
+    return redirect(`/admin/login?redirect=${encodeURIComponent(url.pathname + url.search)}`);
+  return new Response(FORBIDDEN_PAGE, {
+    status: 403,
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' },
+  });
+}
+
+const redirect = (location: string) =>
+  new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
+
+const FORBIDDEN_PAGE = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Accès refusé</title><style>body{font-family:system-ui,sans-serif;background:#faf8f4;color:#1c1b19;max-width:36rem;margin:4rem auto;padding:0 1.5rem;line-height:1.5}a{color:inherit}</style></head><body><h1>Accès refusé</h1><p>Cet espace est réservé aux administrateurs de la galerie.</p><p><a href="/">Retour au site</a> · <a href="/admin/login">Se connecter en administrateur</a></p></body></html>`;
 
 /**
  * After the page or endpoint ran (Astro sends cookies set until the middleware returns): renews

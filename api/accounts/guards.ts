@@ -30,6 +30,12 @@ export const ADMIN_GUARD_EXEMPT = new Set(['/api/admin/invitations/accept', '/ap
  * of it slips past.
  */
 export function isGuardedAdminPath(pathname: string): boolean {
+  const normal = normalisedPath(pathname);
+  if (normal !== '/api/admin' && !normal.startsWith('/api/admin/')) return false;
+  return !ADMIN_GUARD_EXEMPT.has(normal);
+}
+
+function normalisedPath(pathname: string): string {
   let path = pathname;
   try {
     path = decodeURIComponent(pathname);
@@ -42,7 +48,24 @@ export function isGuardedAdminPath(pathname: string): boolean {
     if (segment === '..') segments.pop();
     else segments.push(segment);
   }
-  const normal = `/${segments.join('/')}`;
-  if (normal !== '/api/admin' && !normal.startsWith('/api/admin/')) return false;
-  return !ADMIN_GUARD_EXEMPT.has(normal);
+  return `/${segments.join('/')}`;
+}
+
+/** Back-office pages anyone may open: the login itself and accepting an invitation. */
+const OPEN_ADMIN_PAGES = new Set(['/admin/login', '/admin/invitation']);
+
+/**
+ * What a request for a back-office page gets (issue 11): 'open' (not an admin page, an open one,
+ * or an administrator), 'index' (`/admin` → the dashboard), 'login' (anonymous: the login page,
+ * then back) or 'forbidden' (signed in without the role).
+ */
+export function adminPageAccess(
+  pathname: string,
+  role: string | null,
+): 'open' | 'index' | 'login' | 'forbidden' {
+  const path = normalisedPath(pathname);
+  if (path !== '/admin' && !path.startsWith('/admin/')) return 'open';
+  if (OPEN_ADMIN_PAGES.has(path)) return 'open';
+  if (role !== 'admin') return role === null ? 'login' : 'forbidden';
+  return path === '/admin' ? 'index' : 'open';
 }

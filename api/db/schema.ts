@@ -10,6 +10,8 @@ export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
   ? ColumnType<S, I | undefined, U>
   : ColumnType<T, T | undefined, T>;
 
+export type Int8 = ColumnType<string, bigint | number | string, bigint | number | string>;
+
 export type Json = JsonValue;
 
 export type JsonArray = JsonValue[];
@@ -35,6 +37,7 @@ export interface AdminInvitations {
 }
 
 export interface Artworks {
+  archived_at: Timestamp | null;
   artwork_type: Generated<string>;
   category: Generated<string>;
   collection: Generated<string>;
@@ -57,7 +60,20 @@ export interface Artworks {
   title_en: string;
   title_fr: string;
   updated_at: Generated<Timestamp>;
+  version: Generated<number>;
   year: number | null;
+}
+
+export interface AuditLog {
+  action: string;
+  actor_email: string | null;
+  actor_id: string | null;
+  after: Json | null;
+  at: Generated<Timestamp>;
+  before: Json | null;
+  entity: string;
+  entity_id: string;
+  id: Generated<Int8>;
 }
 
 export interface CartItems {
@@ -227,6 +243,7 @@ export interface WebhookEvents {
 export interface DB {
   admin_invitations: AdminInvitations;
   artworks: Artworks;
+  audit_log: AuditLog;
   cart_items: CartItems;
   carts: Carts;
   contact_messages: ContactMessages;

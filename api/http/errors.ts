@@ -40,6 +40,11 @@ export const ERRORS = {
   forbidden: { status: 403, message: 'You are not allowed to do this.' },
   invalid_token: { status: 400, message: 'This link is invalid, already used or expired.' },
   account_exists: { status: 409, message: 'An account already exists with this email address.' },
+  // Back office.
+  version_conflict: {
+    status: 409,
+    message: 'This was changed meanwhile: here are the current values.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
@@ -52,6 +57,8 @@ export interface AppErrorOptions {
   retryAfterSeconds?: number;
   /** Values for the translated message's placeholders, e.g. `{ title }` of the work concerned. */
   params?: Record<string, string | number>;
+  /** Data the client needs to recover (the current values after a version conflict). */
+  details?: Record<string, unknown>;
   cause?: unknown;
 }
 
@@ -63,6 +70,7 @@ export class AppError extends Error {
   readonly fields: Record<string, string> | undefined;
   readonly retryAfterSeconds: number | undefined;
   readonly params: Record<string, string | number> | undefined;
+  readonly details: Record<string, unknown> | undefined;
 
   constructor(code: ErrorCode, options: AppErrorOptions = {}) {
     super(options.message ?? ERRORS[code].message, { cause: options.cause });
@@ -71,6 +79,7 @@ export class AppError extends Error {
     this.fields = options.fields;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.params = options.params;
+    this.details = options.details;
   }
 }
 
@@ -98,6 +107,7 @@ export function errorResponse(error: unknown): Response {
       message: error.message,
       ...(error.fields && Object.keys(error.fields).length > 0 ? { fields: error.fields } : {}),
       ...(error.params ? { params: error.params } : {}),
+      ...(error.details ? { details: error.details } : {}),
     },
   };
   return new Response(JSON.stringify(body), { status: error.status, headers });
@@ -128,11 +138,11 @@ function mediaType(request: Request): string {
   return (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-/** The body as text, refusing more than `maxBytes` (declared or streamed) and invalid UTF-8. */
-export async function readText(request: Request, maxBytes: number): Promise<string> {
+/** The raw body, refusing more than `maxBytes` (declared or streamed). */
+export async function readBytes(request: Request, maxBytes: number): Promise<Buffer> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) throw new AppError('payload_too_large');
-  if (!request.body) return '';
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -146,8 +156,14 @@ export async function readText(request: Request, maxBytes: number): Promise<stri
     }
     chunks.push(value);
   }
+  return Buffer.concat(chunks);
+}
+
+/** The body as text, refusing more than `maxBytes` (declared or streamed) and invalid UTF-8. */
+export async function readText(request: Request, maxBytes: number): Promise<string> {
+  const bytes = await readBytes(request, maxBytes);
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new AppError('invalid_json', { message: 'The request body is not valid UTF-8.' });
   }

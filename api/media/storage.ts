@@ -2,11 +2,13 @@
 // the same interface when the site runs on more than one machine.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { loadConfig } from '../config.ts';
 
 export interface MediaStorage {
   put(key: string, bytes: Buffer): Promise<void>;
   get(key: string): Promise<Buffer>;
   exists(key: string): Promise<boolean>;
+  remove(key: string): Promise<void>;
 }
 
 const SAFE_KEY = /^[a-z0-9][a-z0-9._/-]*$/;
@@ -26,6 +28,7 @@ export function diskStorage(root: string): MediaStorage {
       await fs.rename(tmp, file);
     },
     get: (key) => fs.readFile(resolve(key)),
+    remove: (key) => fs.rm(resolve(key), { force: true }),
     async exists(key) {
       try {
         await fs.access(resolve(key));
@@ -35,4 +38,10 @@ export function diskStorage(root: string): MediaStorage {
       }
     },
   };
+}
+
+/** The media of the configured DATA_DIR: masters and their variants' folder. */
+export function configuredMedia(): { storage: MediaStorage; variantsDir: string } {
+  const mediaDir = path.join(loadConfig().dataDir, 'media');
+  return { storage: diskStorage(mediaDir), variantsDir: path.join(mediaDir, 'variants') };
 }

@@ -1,27 +1,104 @@
-// The back office's artwork inputs, shared by the endpoints and the admin forms. Money in cents,
-// ids bounded to their column type.
+// The back office's artwork inputs and views (back office §2 "Gestion des œuvres", §5), shared by
+// the endpoints, the services and the admin screens. Money in cents, ids bounded to their column.
 import { z } from 'zod';
 import { INT4_MAX } from './cart.ts';
 
-const text = (max: number) => z.string().trim().max(max);
-const title = z.object({
-  fr: text(200).min(1, { error: 'admin.artwork.error.titleRequired' }),
-  en: text(200).min(1, { error: 'admin.artwork.error.titleRequired' }),
-});
+export const CATEGORIES = ['peinture', 'sculpture', 'mixte'] as const;
+export const ARTWORK_TYPES = ['original', 'print'] as const;
+
+const text = (max: number) => z.string().trim().max(max, { error: 'admin.artwork.error.tooLong' });
+const required = (max: number, error: string) => text(max).min(1, { error });
 const localized = (max: number) => z.object({ fr: text(max), en: text(max) });
+const id = z.number().int().positive().max(INT4_MAX);
 
-/** A partial change of a work: only the fields given change. */
+/** A work as the form edits it; `version` is the one the form was opened on. */
+const fields = {
+  title: z.object({
+    fr: required(200, 'admin.artwork.error.titleRequired'),
+    en: required(200, 'admin.artwork.error.titleRequired'),
+  }),
+  description: localized(5000),
+  technique: localized(200),
+  category: z.enum(CATEGORIES, { error: 'admin.artwork.error.category' }),
+  collection: text(100),
+  year: z.number().int().min(1900).max(2200).nullable(),
+  dimensions: required(100, 'admin.artwork.error.dimensions'),
+  priceCents: z
+    .number({ error: 'admin.artwork.error.price' })
+    .int()
+    .positive({ error: 'admin.artwork.error.price' })
+    .max(INT4_MAX),
+  stock: z.number({ error: 'admin.artwork.error.stock' }).int().min(0).max(INT4_MAX),
+  editionSize: z.number().int().positive().max(INT4_MAX).nullable(),
+  isAvailable: z.boolean(),
+  isSold: z.boolean(),
+  /** A print's original (the explicit link, docs/decisions/016). */
+  originalId: id.nullable(),
+  /** The uploaded image (api/media), by its content hash. */
+  imageSha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+};
+
+export const artworkCreateSchema = z
+  .strictObject({ type: z.enum(ARTWORK_TYPES, { error: 'admin.artwork.error.type' }), ...fields })
+  .refine((w) => w.imageSha256 !== null, {
+    error: 'admin.artwork.error.image',
+    path: ['imageSha256'],
+  });
+export type ArtworkCreate = z.infer<typeof artworkCreateSchema>;
+
+/** A partial change of a work: only the fields given change; `version` guards lost updates. */
 export const artworkPatchSchema = z
-  .strictObject({
-    title: title.optional(),
-    description: localized(5000).optional(),
-    technique: localized(200).optional(),
-    dimensions: text(100).min(1).optional(),
-    year: z.number().int().min(1900).max(2200).nullable().optional(),
-    priceCents: z.number().int().positive().max(INT4_MAX).optional(),
-    stock: z.number().int().min(0).max(INT4_MAX).optional(),
-    isAvailable: z.boolean().optional(),
-  })
-  .refine((patch) => Object.keys(patch).length > 0, { error: 'admin.artwork.error.empty' });
-
+  .strictObject({ version: z.number().int().positive().optional(), ...partial(fields) })
+  .refine((patch) => Object.keys(patch).some((k) => k !== 'version'), {
+    error: 'admin.artwork.error.empty',
+  });
 export type ArtworkPatch = z.infer<typeof artworkPatchSchema>;
+
+function partial<T extends Record<string, z.ZodType>>(shape: T) {
+  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.optional()])) as {
+    [K in keyof T]: z.ZodOptional<T[K]>;
+  };
+}
+
+export const artworkListQuerySchema = z.object({
+  q: z.string().trim().max(200).catch(''),
+  category: z.enum(CATEGORIES).optional().catch(undefined),
+  type: z.enum(ARTWORK_TYPES).optional().catch(undefined),
+});
+export type ArtworkListQuery = z.infer<typeof artworkListQuerySchema>;
+
+export const moveSchema = z.strictObject({ direction: z.enum(['up', 'down']) });
+export const reorderSchema = z.strictObject({ ids: z.array(id).min(1).max(10_000) });
+export const visibilitySchema = z.strictObject({ visible: z.boolean() });
+export const versionSchema = z.strictObject({ version: z.number().int().positive() });
+
+/** A work as the back office lists it. */
+export interface AdminArtwork {
+  id: number;
+  slug: string;
+  type: (typeof ARTWORK_TYPES)[number];
+  title: { fr: string; en: string };
+  description: { fr: string; en: string };
+  technique: { fr: string; en: string };
+  category: (typeof CATEGORIES)[number];
+  collection: string;
+  year: number | null;
+  dimensions: string;
+  priceCents: number;
+  stock: number;
+  editionSize: number | null;
+  isAvailable: boolean;
+  isSold: boolean;
+  originalId: number | null;
+  displayOrder: number;
+  /** 1-based place in the gallery's order (back office §2: display_order + 1 of the old site). */
+  position: number;
+  image: { sha256: string; width: number; height: number } | null;
+  version: number;
+}
+
+/** back office §2, §9: 'Stock faible' for a print with 2 left or fewer. */
+export const LOW_STOCK = 2;

@@ -50,6 +50,7 @@ function countingStorage(inner: MediaStorage): MediaStorage & { reads: number } 
     reads: 0,
     put: (key: string, bytes: Buffer) => inner.put(key, bytes),
     exists: (key: string) => inner.exists(key),
+    remove: (key: string) => inner.remove(key),
     get(key: string) {
       counted.reads++;
       return inner.get(key);

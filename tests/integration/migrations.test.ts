@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 const TABLES = [
   'admin_invitations',
   'artworks',
+  'audit_log',
   'cart_items',
   'carts',
   'contact_messages',

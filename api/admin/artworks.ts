@@ -1,0 +1,502 @@
+// The back office's works (back office §2 "Gestion des œuvres", §4, §5; issue 11): list with
+// search and filters in SQL, create, edit with a version guard, visibility, sold, moves, reorder,
+// reset, delete or archive. Every change is audited in its own transaction and then asks for a
+// publish, so the public pages follow without a restart.
+import { sql, type Transaction } from 'kysely';
+import type {
+  AdminArtwork,
+  ArtworkCreate,
+  ArtworkListQuery,
+  ArtworkPatch,
+} from '../../src/schemas/artworks.ts';
+import { Payment } from '../../src/schemas/order-status.ts';
+import { requestPublish } from '../build/publish.ts';
+import { closeUnpaidOrder, expireSessionQuietly } from '../checkout/index.ts';
+import type { Database } from '../db/index.ts';
+import type { DB } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import type { MediaStorage } from '../media/storage.ts';
+import type { Payments } from '../payments/index.ts';
+import { audit, type Actor } from './audit.ts';
+
+type Trx = Transaction<DB>;
+
+/** Lower case without accents (œ → oe): what search compares, in SQL and here alike. */
+const ACCENTED = 'àâäáãåçéèêëíìîïñóòôöõúùûüýÿ';
+const PLAIN = 'aaaaaaceeeeiiiinooooouuuuyy';
+export function fold(text: string): string {
+  let out = text.toLowerCase().replaceAll('œ', 'oe').replaceAll('æ', 'ae');
+  for (let i = 0; i < ACCENTED.length; i++) out = out.replaceAll(ACCENTED[i]!, PLAIN[i]!);
+  return out;
+}
+const folded = (column: string) =>
+  sql<string>`translate(replace(replace(lower(${sql.ref(column)}), 'œ', 'oe'), 'æ', 'ae'), ${ACCENTED}, ${PLAIN})`;
+
+const ORDER = sql`a.display_order ASC, a.created_at DESC, a.id ASC`;
+
+function rows(db: Database | Trx) {
+  return db
+    .selectFrom('artworks as a')
+    .leftJoin('media as m', 'm.id', 'a.media_id')
+    .where('a.archived_at', 'is', null)
+    .select([
+      'a.id',
+      'a.slug',
+      'a.artwork_type',
+      'a.title_fr',
+      'a.title_en',
+      'a.description_fr',
+      'a.description_en',
+      'a.technique_fr',
+      'a.technique_en',
+      'a.category',
+      'a.collection',
+      'a.year',
+      'a.dimensions',
+      'a.price_cents',
+      'a.stock',
+      'a.edition_size',
+      'a.is_available',
+      'a.is_sold',
+      'a.original_id',
+      'a.display_order',
+      'a.version',
+      'm.sha256',
+      'm.width',
+      'm.height',
+      sql<number>`row_number() OVER (ORDER BY ${ORDER})`.as('position'),
+    ]);
+}
+
+type Row = Awaited<ReturnType<ReturnType<typeof rows>['execute']>>[number];
+
+function toAdmin(r: Row): AdminArtwork {
+  return {
+    id: r.id,
+    slug: r.slug,
+    type: r.artwork_type === 'original' ? 'original' : 'print',
+    title: { fr: r.title_fr, en: r.title_en },
+    description: { fr: r.description_fr, en: r.description_en },
+    technique: { fr: r.technique_fr, en: r.technique_en },
+    category: r.category as AdminArtwork['category'],
+    collection: r.collection,
+    year: r.year,
+    dimensions: r.dimensions,
+    priceCents: r.price_cents,
+    stock: r.stock,
+    editionSize: r.edition_size,
+    isAvailable: r.is_available,
+    isSold: r.is_sold,
+    originalId: r.original_id,
+    displayOrder: r.display_order,
+    position: Number(r.position),
+    image:
+      r.sha256 && r.width && r.height
+        ? { sha256: r.sha256, width: r.width, height: r.height }
+        : null,
+    version: r.version,
+  };
+}
+
+/** The list of §2: every work not archived, in gallery order, searched and filtered in SQL. */
+export async function listAdminArtworks(
+  db: Database,
+  query: ArtworkListQuery,
+): Promise<{ total: number; artworks: AdminArtwork[] }> {
+  const all = rows(db);
+  let filtered = db.selectFrom(all.as('w')).selectAll();
+  if (query.category) filtered = filtered.where('w.category', '=', query.category);
+  if (query.type) filtered = filtered.where('w.artwork_type', '=', query.type);
+  const q = fold(query.q.trim());
+  if (q) {
+    const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    filtered = filtered.where((eb) =>
+      eb.or(
+        [
+          'w.title_fr',
+          'w.title_en',
+          'w.technique_fr',
+          'w.technique_en',
+          'w.description_fr',
+          'w.description_en',
+        ].map((column) => eb(folded(column), 'like', like)),
+      ),
+    );
+  }
+  const [found, total] = await Promise.all([
+    filtered.orderBy('w.position').execute(),
+    db
+      .selectFrom('artworks')
+      .where('archived_at', 'is', null)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { total: Number(total.n), artworks: (found as Row[]).map(toAdmin) };
+}
+
+export async function getAdminArtwork(db: Database | Trx, id: number): Promise<AdminArtwork> {
+  const row = await rows(db).where('a.id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('not_found', { message: 'No such artwork.' });
+  // The position of a single row comes from the whole list.
+  const list = await rows(db).execute();
+  return toAdmin({ ...row, position: list.find((r) => r.id === id)?.position ?? row.position });
+}
+
+function slugify(title: string): string {
+  return (
+    fold(title)
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'oeuvre'
+  );
+}
+
+async function freeSlug(trx: Trx, base: string): Promise<string> {
+  const taken = new Set(
+    (
+      await trx
+        .selectFrom('artworks')
+        .select('slug')
+        .where('slug', 'like', `${base.replace(/-(original|print)$/, '')}%`)
+        .execute()
+    ).map((r) => r.slug),
+  );
+  if (!taken.has(base)) return base;
+  const [stem, type] = [
+    base.replace(/-(original|print)$/, ''),
+    /-(original|print)$/.exec(base)?.[1],
+  ];
+  for (let n = 2; ; n++) {
+    const candidate = `${stem}-${n}${type ? `-${type}` : ''}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+async function mediaIdOf(trx: Trx, sha256: string | null): Promise<string | null> {
+  if (!sha256) return null;
+  const media = await trx
+    .selectFrom('media')
+    .select('id')
+    .where('sha256', '=', sha256)
+    .executeTakeFirst();
+  if (!media)
+    throw new AppError('invalid_input', { fields: { imageSha256: 'admin.artwork.error.image' } });
+  return media.id;
+}
+
+async function checkOriginal(trx: Trx, type: string, originalId: number | null | undefined) {
+  if (originalId === null || originalId === undefined) return;
+  if (type !== 'print')
+    throw new AppError('invalid_input', {
+      fields: { originalId: 'admin.artwork.error.originalOnlyPrint' },
+    });
+  const original = await trx
+    .selectFrom('artworks')
+    .select('artwork_type')
+    .where('id', '=', originalId)
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+  if (original?.artwork_type !== 'original')
+    throw new AppError('invalid_input', { fields: { originalId: 'admin.artwork.error.original' } });
+}
+
+/** A new work, first in the gallery (back office §4: it starts visible and unsold). */
+export async function createArtwork(
+  db: Database,
+  input: ArtworkCreate,
+  actor: Actor,
+): Promise<AdminArtwork> {
+  const created = await db.transaction().execute(async (trx) => {
+    await checkOriginal(trx, input.type, input.originalId);
+    const first = await trx
+      .selectFrom('artworks')
+      .select((eb) => eb.fn.min<number>('display_order').as('min'))
+      .where('archived_at', 'is', null)
+      .executeTakeFirst();
+    const original = input.type === 'original';
+    const row = await trx
+      .insertInto('artworks')
+      .values({
+        slug: await freeSlug(trx, `${slugify(input.title.fr)}-${input.type}`),
+        artwork_type: input.type,
+        title_fr: input.title.fr,
+        title_en: input.title.en,
+        description_fr: input.description.fr,
+        description_en: input.description.en,
+        technique_fr: input.technique.fr,
+        technique_en: input.technique.en,
+        category: input.category,
+        collection: input.collection || 'moderna',
+        year: input.year,
+        dimensions: input.dimensions,
+        price_cents: input.priceCents,
+        stock: original ? (input.isSold ? 0 : 1) : input.stock,
+        edition_size: original ? null : input.editionSize,
+        is_available: input.isAvailable,
+        is_sold: original && input.isSold,
+        original_id: original ? null : input.originalId,
+        media_id: await mediaIdOf(trx, input.imageSha256),
+        display_order: Number(first?.min ?? 1) - 1,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const after = await getAdminArtwork(trx, row.id);
+    await audit(trx, actor, 'artwork.create', 'artwork', row.id, null, after);
+    return after;
+  });
+  requestPublish(`artwork ${created.id} created`);
+  return created;
+}
+
+/** Locks a work for a change; refuses one made on an older version (with the fresh values). */
+async function lockFresh(trx: Trx, id: number, version: number | undefined): Promise<AdminArtwork> {
+  const locked = await trx
+    .selectFrom('artworks')
+    .select(['id', 'version'])
+    .where('id', '=', id)
+    .where('archived_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!locked) throw new AppError('not_found', { message: 'No such artwork.' });
+  const current = await getAdminArtwork(trx, id);
+  if (version !== undefined && locked.version !== version)
+    throw new AppError('version_conflict', { details: { artwork: current } });
+  return current;
+}
+
+/**
+ * Ends the checkouts holding an original about to be sold here: their holds are released and
+ * their orders closed; the payment sessions are expired after the commit. A payment that still
+ * arrives is refunded by the webhook (the order is no longer unpaid).
+ */
+async function endHolds(trx: Trx, artworkId: number): Promise<string[]> {
+  const holding = await trx
+    .selectFrom('holds as h')
+    .innerJoin('orders as o', 'o.id', 'h.order_id')
+    .select(['o.id', 'o.stripe_session_id'])
+    .where('h.artwork_id', '=', artworkId)
+    .where('h.state', '=', 'active')
+    .execute();
+  const sessions: string[] = [];
+  for (const order of holding) {
+    if (await closeUnpaidOrder(trx, order.id, Payment.expired))
+      if (order.stripe_session_id) sessions.push(order.stripe_session_id);
+  }
+  return sessions;
+}
+
+export interface ChangeDeps {
+  db: Database;
+  /** To expire the payment sessions of checkouts a change ends (marking sold). */
+  payments?: Payments | undefined;
+}
+
+export async function updateArtwork(
+  deps: ChangeDeps,
+  id: number,
+  patch: ArtworkPatch,
+  actor: Actor,
+): Promise<AdminArtwork> {
+  let sessions: string[] = [];
+  const updated = await deps.db.transaction().execute(async (trx) => {
+    const before = await lockFresh(trx, id, patch.version);
+    const original = before.type === 'original';
+    await checkOriginal(trx, before.type, patch.originalId);
+    const selling = original && patch.isSold === true && !before.isSold;
+    if (selling) sessions = await endHolds(trx, id);
+    await trx
+      .updateTable('artworks')
+      .set({
+        ...(patch.title ? { title_fr: patch.title.fr, title_en: patch.title.en } : {}),
+        ...(patch.description
+          ? { description_fr: patch.description.fr, description_en: patch.description.en }
+          : {}),
+        ...(patch.technique
+          ? { technique_fr: patch.technique.fr, technique_en: patch.technique.en }
+          : {}),
+        ...(patch.category !== undefined ? { category: patch.category } : {}),
+        ...(patch.collection !== undefined ? { collection: patch.collection || 'moderna' } : {}),
+        ...(patch.dimensions !== undefined ? { dimensions: patch.dimensions } : {}),
+        ...(patch.year !== undefined ? { year: patch.year } : {}),
+        ...(patch.priceCents !== undefined ? { price_cents: patch.priceCents } : {}),
+        ...(patch.stock !== undefined && !original ? { stock: patch.stock } : {}),
+        ...(patch.editionSize !== undefined && !original
+          ? { edition_size: patch.editionSize }
+          : {}),
+        ...(patch.isAvailable !== undefined ? { is_available: patch.isAvailable } : {}),
+        ...(patch.isSold !== undefined && original
+          ? { is_sold: patch.isSold, stock: patch.isSold ? 0 : 1 }
+          : {}),
+        ...(patch.originalId !== undefined && !original ? { original_id: patch.originalId } : {}),
+        ...(patch.imageSha256 ? { media_id: await mediaIdOf(trx, patch.imageSha256) } : {}),
+        updated_at: new Date(),
+      })
+      .where('id', '=', id)
+      .execute();
+    const after = await getAdminArtwork(trx, id);
+    await audit(
+      trx,
+      actor,
+      selling ? 'artwork.sold' : 'artwork.update',
+      'artwork',
+      id,
+      before,
+      after,
+    );
+    return after;
+  });
+  if (deps.payments) for (const s of sessions) await expireSessionQuietly(deps.payments, s);
+  requestPublish(`artwork ${id} changed`);
+  return updated;
+}
+
+/** Sets the order of the works to `ids` (drag and drop), in one transaction. */
+export async function reorderArtworks(db: Database, ids: number[], actor: Actor): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const current = (await rows(trx).execute()).map((r) => r.id);
+    const wanted = new Set(ids);
+    if (
+      wanted.size !== ids.length ||
+      current.length !== ids.length ||
+      current.some((id) => !wanted.has(id))
+    )
+      throw new AppError('version_conflict', { message: 'The list changed meanwhile: reload it.' });
+    await renumber(trx, ids);
+    await audit(
+      trx,
+      actor,
+      'artwork.reorder',
+      'artwork',
+      'all',
+      { order: current },
+      { order: ids },
+    );
+  });
+  requestPublish('artworks reordered');
+}
+
+async function renumber(trx: Trx, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`UPDATE artworks AS a SET display_order = v.position
+    FROM (SELECT * FROM unnest(${sql.val(ids)}::int[]) WITH ORDINALITY AS t(id, position)) AS v
+    WHERE a.id = v.id AND a.display_order IS DISTINCT FROM v.position::int`.execute(trx);
+}
+
+/** 'Haut' / 'Bas' (§4): swaps a work with its neighbour in the gallery order. */
+export async function moveArtwork(
+  db: Database,
+  id: number,
+  direction: 'up' | 'down',
+  actor: Actor,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .selectFrom('artworks')
+      .select('id')
+      .where('archived_at', 'is', null)
+      .forUpdate()
+      .execute();
+    const ids = (await rows(trx).execute()).map((r) => r.id);
+    const at = ids.indexOf(id);
+    if (at < 0) throw new AppError('not_found', { message: 'No such artwork.' });
+    const to = direction === 'up' ? at - 1 : at + 1;
+    if (to < 0 || to >= ids.length)
+      throw new AppError('rejected', {
+        message: direction === 'up' ? 'Already first.' : 'Impossible de déplacer vers le bas',
+      });
+    [ids[at], ids[to]] = [ids[to]!, ids[at]!];
+    await renumber(trx, ids);
+    await audit(
+      trx,
+      actor,
+      `artwork.move_${direction}`,
+      'artwork',
+      id,
+      { position: at + 1 },
+      { position: to + 1 },
+    );
+  });
+  requestPublish(`artwork ${id} moved`);
+}
+
+/** 'Réinitialiser l'ordre': the default order again, newest first. */
+export async function resetOrder(db: Database, actor: Actor): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const before = (await rows(trx).execute()).map((r) => r.id);
+    await trx
+      .updateTable('artworks')
+      .set({ display_order: 0 })
+      .where('display_order', '!=', 0)
+      .execute();
+    await audit(trx, actor, 'artwork.reset_order', 'artwork', 'all', { order: before }, null);
+  });
+  requestPublish('artwork order reset');
+}
+
+/**
+ * Deletes a work never ordered, with its image when nothing else uses it; a work that appears in
+ * an order is archived instead (off the site and the list, kept for the order's history).
+ */
+export async function deleteArtwork(
+  deps: { db: Database; storage?: MediaStorage | undefined },
+  id: number,
+  actor: Actor,
+): Promise<{ archived: boolean }> {
+  let unusedFile: string | null = null;
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const before = await lockFresh(trx, id, undefined);
+    const ordered = await trx
+      .selectFrom('order_items')
+      .select('id')
+      .where('artwork_id', '=', id)
+      .limit(1)
+      .executeTakeFirst();
+    if (ordered) {
+      await endHolds(trx, id);
+      await trx
+        .updateTable('artworks')
+        .set({ archived_at: new Date(), is_available: false, updated_at: new Date() })
+        .where('id', '=', id)
+        .execute();
+      await audit(trx, actor, 'artwork.archive', 'artwork', id, before, null);
+      return { archived: true };
+    }
+    const media = await trx
+      .selectFrom('artworks')
+      .select('media_id')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    await trx.deleteFrom('artworks').where('id', '=', id).execute();
+    if (media.media_id) {
+      const used = await trx
+        .selectFrom('artworks')
+        .select('id')
+        .where('media_id', '=', media.media_id)
+        .limit(1)
+        .executeTakeFirst();
+      // The portrait setting names its image by hash: never remove that one.
+      const portrait = await trx
+        .selectFrom('site_settings')
+        .select('key')
+        .where('key', '=', 'artist_portrait')
+        .where(
+          sql<boolean>`value->>'sha256' = (SELECT sha256 FROM media WHERE id = ${media.media_id})`,
+        )
+        .executeTakeFirst();
+      if (!used && !portrait) {
+        const removed = await trx
+          .deleteFrom('media')
+          .where('id', '=', media.media_id)
+          .returning('storage_key')
+          .executeTakeFirst();
+        unusedFile = removed?.storage_key ?? null;
+      }
+    }
+    await audit(trx, actor, 'artwork.delete', 'artwork', id, before, null);
+    return { archived: false };
+  });
+  // After the commit: a failed removal leaves a file nobody references, never a missing one.
+  if (unusedFile && deps.storage) await deps.storage.remove(unusedFile).catch(() => {});
+  requestPublish(`artwork ${id} ${result.archived ? 'archived' : 'deleted'}`);
+  return result;
+}

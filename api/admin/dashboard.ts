@@ -1,0 +1,69 @@
+// The dashboard's figures (back office §2 "Dashboard", issue 11): revenue of paid orders (a
+// refunded order is no longer paid), the number of paid orders, works online, paid orders waiting
+// to be shipped, and the five latest paid orders. Abandoned or expired checkouts never count.
+import { sql } from 'kysely';
+import {
+  FULFILMENT_LABELS,
+  Fulfilment,
+  Payment,
+  type FulfilmentStatus,
+} from '../../src/schemas/order-status.ts';
+import type { Dashboard } from '../../src/schemas/dashboard.ts';
+import type { Database } from '../db/index.ts';
+
+export type { Dashboard };
+
+export async function dashboard(db: Database): Promise<Dashboard> {
+  const [orders, works, recent] = await Promise.all([
+    db
+      .selectFrom('orders')
+      .where('payment_status', '=', Payment.paid)
+      .select([
+        sql<string>`coalesce(sum(total_cents), 0)`.as('revenue'),
+        sql<string>`count(*)`.as('paid'),
+        sql<string>`count(*) FILTER (WHERE status IN (${Fulfilment.pending}, ${Fulfilment.confirmed}))`.as(
+          'awaiting',
+        ),
+      ])
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('artworks')
+      .where('is_available', '=', true)
+      .where('archived_at', 'is', null)
+      .select(sql<string>`count(*)`.as('n'))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('orders')
+      .where('payment_status', '=', Payment.paid)
+      .select([
+        'order_number',
+        'customer_name',
+        'total_cents',
+        'currency',
+        'status',
+        'paid_at',
+        'created_at',
+      ])
+      .orderBy(sql`coalesce(paid_at, created_at)`, 'desc')
+      .limit(5)
+      .execute(),
+  ]);
+  return {
+    revenueCents: Number(orders.revenue),
+    paidOrders: Number(orders.paid),
+    worksOnline: Number(works.n),
+    awaitingShipment: Number(orders.awaiting),
+    recent: recent.map((o) => {
+      const status = o.status as FulfilmentStatus;
+      return {
+        number: o.order_number,
+        customer: o.customer_name,
+        totalCents: o.total_cents,
+        currency: o.currency,
+        status,
+        statusLabel: FULFILMENT_LABELS[status] ?? o.status,
+        date: new Date(o.paid_at ?? o.created_at).toISOString(),
+      };
+    }),
+  };
+}

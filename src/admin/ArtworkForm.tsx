@@ -1,0 +1,489 @@
+// The add / edit form (back office §2, §5; issue 11) in a modal dialog: both languages' title,
+// technique and description, category, collection, year, dimensions, price in euros (cents on the
+// wire), stock and edition size for a print and the original it reproduces, visibility, sold for
+// an original, and the image — uploaded first, cleaned on the server, previewed here. A save
+// carries the version the form was opened on; a conflict shows the current values.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import {
+  artworkCreateSchema,
+  artworkPatchSchema,
+  CATEGORIES,
+  type AdminArtwork,
+} from '../schemas/artworks.ts';
+import { fieldErrors } from '../schemas/fields.ts';
+import { adminCall, type AdminError } from './api.ts';
+
+interface Props {
+  work: AdminArtwork | null;
+  originals: AdminArtwork[];
+  texts: Record<string, string>;
+  onClose: () => void;
+  onSaved: (work: AdminArtwork, added: boolean) => void;
+  onFailure: (error: AdminError, added: boolean) => void;
+}
+
+/** back office §5: what a new print starts with. */
+const NEW_PRINT = {
+  technique: 'Giclée print sur toile',
+  dimensions: '100 x 80 cm',
+  priceCents: 42_000,
+  stock: 10,
+};
+
+const FIELD = 'mt-1 block min-h-11 w-full rounded border border-field bg-white px-3 py-2';
+
+export default function ArtworkForm({
+  work,
+  originals,
+  texts,
+  onClose,
+  onSaved,
+  onFailure,
+}: Props) {
+  const t = (key: string, params: Record<string, string> = {}) =>
+    Object.entries(params).reduce(
+      (text, [name, value]) => text.replaceAll(`{${name}}`, value),
+      texts[key] ?? key,
+    );
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [current, setCurrent] = useState<AdminArtwork | null>(work);
+  const [type, setType] = useState<'original' | 'print'>(work?.type ?? 'print');
+  const [image, setImage] = useState(work?.image ?? null);
+  const [uploading, setUploading] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formKey, setFormKey] = useState(0);
+
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+
+  const added = work === null;
+  const value = current;
+  const id = (name: string) => `artwork-${name}`;
+  const error = (name: string) =>
+    errors[name] ? (
+      <p id={`${id(name)}-error`} className="mt-1 text-sm text-red-800">
+        {t(errors[name])}
+      </p>
+    ) : null;
+  const invalid = (name: string) => ({
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': errors[name] ? `${id(name)}-error` : undefined,
+  });
+
+  async function upload(file: File) {
+    setUploading(true);
+    setErrors(({ imageSha256: _i, image: _j, ...rest }) => rest);
+    try {
+      const response = await fetch('/api/admin/uploads', {
+        method: 'POST',
+        credentials: 'same-origin',
+        body: file,
+      });
+      const data = (await response.json().catch(() => null)) as {
+        sha256: string;
+        width: number;
+        height: number;
+        error?: AdminError;
+      } | null;
+      if (response.ok && data)
+        setImage({ sha256: data.sha256, width: data.width, height: data.height });
+      else
+        setErrors((e) => ({
+          ...e,
+          image:
+            response.status === 413
+              ? 'admin.upload.error.tooLarge'
+              : (data?.error?.fields?.['image'] ?? 'admin.upload.error.unreadable'),
+        }));
+    } finally {
+      setUploading(false);
+    }
+  }
+
+  function read(form: HTMLFormElement) {
+    const data = new FormData(form);
+    const text = (name: string) => {
+      const value = data.get(name);
+      return typeof value === 'string' ? value.trim() : '';
+    };
+    const number = (name: string) =>
+      text(name) === '' ? NaN : Number(text(name).replace(',', '.'));
+    const print = type === 'print';
+    return {
+      title: { fr: text('titleFr'), en: text('titleEn') },
+      technique: { fr: text('techniqueFr'), en: text('techniqueEn') },
+      description: { fr: text('descriptionFr'), en: text('descriptionEn') },
+      category: text('category'),
+      collection: text('collection'),
+      year: text('year') === '' ? null : number('year'),
+      dimensions: text('dimensions'),
+      priceCents: Math.round(number('price') * 100),
+      stock: print ? number('stock') : 1,
+      editionSize: print && text('editionSize') !== '' ? number('editionSize') : null,
+      isAvailable: data.get('isAvailable') === 'on',
+      isSold: !print && data.get('isSold') === 'on',
+      originalId: print && text('originalId') !== '' ? Number(text('originalId')) : null,
+      imageSha256: image?.sha256 ?? null,
+    };
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (saving || uploading) return;
+    const form = event.currentTarget;
+    const values = read(form);
+    const body = added ? { type, ...values } : { version: value!.version, ...values };
+    const parsed = (added ? artworkCreateSchema : artworkPatchSchema).safeParse(body);
+    if (!parsed.success) {
+      const found = fieldErrors(parsed.error);
+      setErrors(found);
+      const first = Object.keys(found)[0]?.split('.')[0];
+      form.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
+      return;
+    }
+    setErrors({});
+    setSaving(true);
+    const result = added
+      ? await adminCall<{ artwork: AdminArtwork }>('POST', '/api/admin/artworks', parsed.data)
+      : await adminCall<{ artwork: AdminArtwork }>(
+          'PATCH',
+          `/api/admin/artworks/${value!.id}`,
+          parsed.data,
+        );
+    setSaving(false);
+    if (result.ok) {
+      dialog.current?.close();
+      onSaved(result.data.artwork, added);
+      return;
+    }
+    if (result.error.code === 'version_conflict' && result.error.details?.['artwork']) {
+      // The current values replace the form's: the owner checks them and saves again.
+      const fresh = result.error.details['artwork'] as AdminArtwork;
+      setCurrent(fresh);
+      setImage(fresh.image);
+      setFormKey((k) => k + 1);
+    }
+    if (result.error.fields) setErrors(result.error.fields);
+    onFailure(result.error, added);
+  }
+
+  const heading = work ? t('form.editTitle', { title: work.title.fr }) : t('form.addTitle');
+  const defaults = added && type === 'print' ? NEW_PRINT : null;
+  const print = type === 'print';
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby="artwork-form-title"
+      onClose={onClose}
+      className="m-auto max-h-[92vh] w-[min(48rem,calc(100vw-1rem))] overflow-y-auto rounded-lg bg-paper p-0 text-ink shadow-xl backdrop:bg-black/50"
+    >
+      <form
+        key={formKey}
+        noValidate
+        onSubmit={(e) => void submit(e)}
+        className="space-y-5 p-5 md:p-7"
+      >
+        <h2 id="artwork-form-title" className="font-serif text-2xl">
+          {heading}
+        </h2>
+        {Object.keys(errors).length > 0 && (
+          <p
+            role="alert"
+            className="rounded border border-red-700 bg-red-50 p-3 text-sm text-red-900"
+          >
+            {t('form.fieldsError')}
+          </p>
+        )}
+        {added && (
+          <label className="block">
+            <span className="font-medium">{t('form.type')}</span>
+            <select
+              data-field="type"
+              value={type}
+              onChange={(e) => setType(e.target.value as 'original' | 'print')}
+              className={FIELD}
+            >
+              <option value="print">{t('form.typePrint')}</option>
+              <option value="original">{t('form.typeOriginal')}</option>
+            </select>
+          </label>
+        )}
+        <fieldset className="grid gap-4 md:grid-cols-2">
+          {(['Fr', 'En'] as const).map((lang) => (
+            <label key={lang} className="block" htmlFor={id(`title${lang}`)}>
+              <span className="font-medium">
+                {t(`form.title${lang}`)}
+                <span aria-hidden="true" className="text-red-700">
+                  {' '}
+                  *
+                </span>
+              </span>
+              <input
+                id={id(`title${lang}`)}
+                name={`title${lang}`}
+                data-field="title"
+                required
+                maxLength={200}
+                defaultValue={value?.title[lang === 'Fr' ? 'fr' : 'en'] ?? ''}
+                className={FIELD}
+                {...invalid(`title.${lang.toLowerCase()}`)}
+              />
+              {error(`title.${lang.toLowerCase()}`)}
+            </label>
+          ))}
+          {(['Fr', 'En'] as const).map((lang) => (
+            <label key={lang} className="block">
+              <span className="font-medium">{t(`form.technique${lang}`)}</span>
+              <input
+                name={`technique${lang}`}
+                maxLength={200}
+                defaultValue={
+                  value?.technique[lang === 'Fr' ? 'fr' : 'en'] ??
+                  (defaults && lang === 'Fr' ? defaults.technique : '')
+                }
+                className={FIELD}
+              />
+            </label>
+          ))}
+          {(['Fr', 'En'] as const).map((lang) => (
+            <label key={lang} className="block md:col-span-1">
+              <span className="font-medium">{t(`form.description${lang}`)}</span>
+              <textarea
+                name={`description${lang}`}
+                rows={4}
+                maxLength={5000}
+                defaultValue={value?.description[lang === 'Fr' ? 'fr' : 'en'] ?? ''}
+                className={FIELD}
+              />
+            </label>
+          ))}
+        </fieldset>
+        <div className="grid gap-4 md:grid-cols-3">
+          <label className="block">
+            <span className="font-medium">{t('form.category')}</span>
+            <select name="category" defaultValue={value?.category ?? 'peinture'} className={FIELD}>
+              {CATEGORIES.map((c) => (
+                <option key={c} value={c}>
+                  {t(`cat.${c}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="block">
+            <span className="font-medium">{t('form.collection')}</span>
+            <input
+              name="collection"
+              maxLength={100}
+              defaultValue={value?.collection ?? 'moderna'}
+              className={FIELD}
+            />
+          </label>
+          <label className="block">
+            <span className="font-medium">{t('form.year')}</span>
+            <input
+              name="year"
+              type="number"
+              inputMode="numeric"
+              min={1900}
+              max={2200}
+              defaultValue={value ? (value.year ?? '') : new Date().getFullYear()}
+              className={FIELD}
+            />
+          </label>
+          <label className="block" htmlFor={id('dimensions')}>
+            <span className="font-medium">
+              {t('form.dimensions')}
+              <span aria-hidden="true" className="text-red-700">
+                {' '}
+                *
+              </span>
+            </span>
+            <input
+              id={id('dimensions')}
+              name="dimensions"
+              data-field="dimensions"
+              required
+              maxLength={100}
+              defaultValue={value?.dimensions ?? defaults?.dimensions ?? ''}
+              className={FIELD}
+              {...invalid('dimensions')}
+            />
+            {error('dimensions')}
+          </label>
+          <label className="block" htmlFor={id('price')}>
+            <span className="font-medium">
+              {t('form.price')}
+              <span aria-hidden="true" className="text-red-700">
+                {' '}
+                *
+              </span>
+            </span>
+            <input
+              id={id('price')}
+              name="price"
+              data-field="priceCents"
+              type="number"
+              inputMode="decimal"
+              required
+              min={0}
+              step={0.01}
+              defaultValue={
+                value
+                  ? (value.priceCents / 100).toFixed(2)
+                  : defaults
+                    ? defaults.priceCents / 100
+                    : ''
+              }
+              className={FIELD}
+              {...invalid('priceCents')}
+            />
+            {error('priceCents')}
+          </label>
+          {print && (
+            <label className="block" htmlFor={id('stock')}>
+              <span className="font-medium">
+                {t('form.stock')}
+                <span aria-hidden="true" className="text-red-700">
+                  {' '}
+                  *
+                </span>
+              </span>
+              <input
+                id={id('stock')}
+                name="stock"
+                data-field="stock"
+                type="number"
+                inputMode="numeric"
+                required
+                min={0}
+                defaultValue={value?.stock ?? defaults?.stock ?? 0}
+                className={FIELD}
+                {...invalid('stock')}
+              />
+              {error('stock')}
+            </label>
+          )}
+          {print && (
+            <label className="block">
+              <span className="font-medium">{t('form.editionSize')}</span>
+              <input
+                name="editionSize"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                defaultValue={value?.editionSize ?? ''}
+                className={FIELD}
+              />
+            </label>
+          )}
+          {print && (
+            <label className="block md:col-span-2">
+              <span className="font-medium">{t('form.original')}</span>
+              <select
+                name="originalId"
+                data-field="originalId"
+                defaultValue={value?.originalId ?? ''}
+                className={FIELD}
+                {...invalid('originalId')}
+              >
+                <option value="">{t('form.noOriginal')}</option>
+                {originals.map((o) => (
+                  <option key={o.id} value={o.id}>
+                    {o.title.fr}
+                  </option>
+                ))}
+              </select>
+              {error('originalId')}
+            </label>
+          )}
+        </div>
+        <div className="flex flex-wrap gap-6">
+          <label className="flex min-h-11 items-center gap-2">
+            <input
+              name="isAvailable"
+              type="checkbox"
+              defaultChecked={value?.isAvailable ?? true}
+              className="size-5"
+            />
+            {t('form.visible')}
+          </label>
+          {!print && (
+            <label className="flex min-h-11 items-center gap-2">
+              <input
+                name="isSold"
+                type="checkbox"
+                defaultChecked={value?.isSold ?? false}
+                className="size-5"
+              />
+              {t('form.isSold')}
+            </label>
+          )}
+        </div>
+        <div>
+          <label className="block" htmlFor={id('image')}>
+            <span className="font-medium">
+              {t('form.image')}
+              {added && (
+                <span aria-hidden="true" className="text-red-700">
+                  {' '}
+                  *
+                </span>
+              )}
+            </span>
+            <input
+              id={id('image')}
+              data-field="imageSha256"
+              type="file"
+              accept="image/jpeg,image/png,image/webp"
+              onChange={(e) => {
+                const file = e.target.files?.[0];
+                if (file) void upload(file);
+              }}
+              aria-describedby={`${id('image')}-hint`}
+              className="mt-1 block min-h-11 w-full text-sm"
+            />
+          </label>
+          <p id={`${id('image')}-hint`} className="mt-1 text-xs text-black/70">
+            {t('form.imageHint')}
+          </p>
+          {uploading && <p className="mt-2 text-sm">{t('form.uploading')}</p>}
+          {error('image') ?? error('imageSha256')}
+          {image && (
+            <img
+              src={`/media/${image.sha256}/400.webp`}
+              alt={t('form.preview')}
+              width={200}
+              height={Math.round((200 * image.height) / image.width)}
+              className="mt-3 h-auto w-48 rounded border border-black/10"
+            />
+          )}
+        </div>
+        <div className="flex flex-wrap justify-end gap-3 border-t border-black/10 pt-5">
+          <button
+            type="button"
+            onClick={() => dialog.current?.close()}
+            className="min-h-11 rounded border border-black/20 bg-white px-4"
+          >
+            {t('form.cancel')}
+          </button>
+          <button
+            type="submit"
+            disabled={uploading}
+            aria-disabled={saving || undefined}
+            className="min-h-11 rounded bg-ink px-5 font-medium text-white disabled:opacity-60"
+          >
+            {saving
+              ? added
+                ? t('form.adding')
+                : t('form.saving')
+              : added
+                ? t('form.submitAdd')
+                : t('form.submitEdit')}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

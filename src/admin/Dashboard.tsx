@@ -1,0 +1,104 @@
+// The dashboard (back office §2, §4, §8; issue 11): four figures, 'Actualiser', the five latest
+// paid orders. On a failed load: 'Erreur lors du chargement des données: ' + message, the figures
+// at 0 (the works count kept) and the list emptied.
+import { useState } from 'react';
+import type { Dashboard as Data } from '../schemas/dashboard.ts';
+import { adminCall, euros, frenchDate } from './api.ts';
+
+interface Props {
+  initial: Data;
+  texts: Record<string, string>;
+}
+
+export default function Dashboard({ initial, texts }: Props) {
+  const [data, setData] = useState(initial);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState('');
+
+  async function refresh() {
+    setLoading(true);
+    const result = await adminCall<Data>('GET', '/api/admin/dashboard');
+    setLoading(false);
+    if (result.ok) {
+      setData(result.data);
+      setError('');
+      return;
+    }
+    setError(texts['error']!.replace('{message}', result.error.message));
+    setData((before) => ({
+      revenueCents: 0,
+      paidOrders: 0,
+      worksOnline: before.worksOnline,
+      awaitingShipment: 0,
+      recent: [],
+    }));
+  }
+
+  const figures: [string, string][] = [
+    [texts['revenue']!, euros(data.revenueCents)],
+    [texts['orders']!, String(data.paidOrders)],
+    [texts['worksOnline']!, String(data.worksOnline)],
+    [texts['awaiting']!, String(data.awaitingShipment)],
+  ];
+  return (
+    <div className="space-y-8" aria-busy={loading || undefined}>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p role="alert" className="text-sm text-red-800 empty:hidden">
+          {error}
+        </p>
+        <button
+          type="button"
+          onClick={() => void refresh()}
+          disabled={loading}
+          className="ml-auto min-h-11 rounded border border-black/20 bg-white px-4 text-sm hover:bg-black/5 disabled:opacity-60"
+        >
+          {loading ? texts['refreshing'] : texts['refresh']}
+        </button>
+      </div>
+      <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        {figures.map(([label, value]) => (
+          <div key={label} className="rounded-lg border border-black/10 bg-white p-4">
+            <dt className="text-sm text-black/70">{label}</dt>
+            <dd className="mt-1 font-serif text-2xl md:text-3xl">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="-mt-5 text-xs text-black/70">{texts['revenueNote']}</p>
+      <section aria-labelledby="recent-orders">
+        <h2 id="recent-orders" className="font-serif text-xl">
+          {texts['recent']}
+        </h2>
+        {data.recent.length === 0 ? (
+          <p className="mt-3 text-black/70">{texts['none']}</p>
+        ) : (
+          <div className="mt-3 overflow-x-auto rounded-lg border border-black/10 bg-white">
+            <table className="w-full min-w-[36rem] text-left text-sm">
+              <thead className="border-b border-black/10 bg-black/[0.03]">
+                <tr>
+                  {['col.order', 'col.customer', 'col.amount', 'col.status', 'col.date'].map(
+                    (k) => (
+                      <th key={k} scope="col" className="px-4 py-2 font-medium">
+                        {texts[k]}
+                      </th>
+                    ),
+                  )}
+                </tr>
+              </thead>
+              <tbody>
+                {data.recent.map((order) => (
+                  <tr key={order.number} className="border-b border-black/5 last:border-0">
+                    <td className="px-4 py-2 font-mono text-xs">{order.number}</td>
+                    <td className="px-4 py-2">{order.customer}</td>
+                    <td className="px-4 py-2">{euros(order.totalCents, order.currency)}</td>
+                    <td className="px-4 py-2">{order.statusLabel}</td>
+                    <td className="px-4 py-2">{frenchDate(order.date)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+// Path ids of the admin endpoints (the leading underscore keeps this file out of the routes):
+// bounded to the column type, anything else is not found.
+import type { APIContext } from 'astro';
+import { AppError } from '#api/http/errors.ts';
+import { rowId } from '../../../schemas/cart.ts';
+
+export function artworkId({ params }: Pick<APIContext, 'params'>): number {
+  const id = rowId.safeParse(Number(params['id']));
+  if (!id.success) throw new AppError('not_found', { message: 'No such artwork.' });
+  return id.data;
+}

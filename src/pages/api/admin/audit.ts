@@ -1,0 +1,21 @@
+// GET /api/admin/audit?entity=artwork&id=12&limit=100 → `{ entries }`: the audit log, newest first
+// (who, what, before → after, when). Admin only; a screen can come later.
+import { z } from 'zod';
+import { readAudit } from '#api/admin/audit.ts';
+import { getDb } from '#api/db/context.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+
+export const prerender = false;
+
+const query = z.object({
+  entity: z.string().max(40).optional(),
+  id: z.string().max(80).optional(),
+  limit: z.coerce.number().int().min(1).max(500).catch(100),
+});
+
+export const GET = defineEndpoint({
+  handler: async ({ url }) => {
+    const { entity, id, limit } = query.parse(Object.fromEntries(url.searchParams));
+    return { entries: await readAudit(await getDb(), { entity, entityId: id, limit }) };
+  },
+});

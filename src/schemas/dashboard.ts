@@ -1,0 +1,23 @@
+// What the dashboard endpoint answers and the dashboard screen shows (back office §2).
+import type { FulfilmentStatus } from './order-status.ts';
+
+export interface DashboardOrder {
+  number: string;
+  customer: string;
+  totalCents: number;
+  currency: string;
+  status: FulfilmentStatus;
+  statusLabel: string;
+  /** When it was paid (ISO 8601). */
+  date: string;
+}
+
+export interface Dashboard {
+  /** Paid orders' totals; a refunded order is no longer paid. */
+  revenueCents: number;
+  paidOrders: number;
+  worksOnline: number;
+  /** Paid orders still pending or confirmed. */
+  awaitingShipment: number;
+  recent: DashboardOrder[];
+}
