@@ -32,13 +32,16 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      testIgnore: /live\.spec\.ts$/,
+      testIgnore: /(live|admin)\.spec\.ts$/,
       use: { ...devices['Desktop Chrome'], channel: undefined },
     },
     // Publishing and maintenance change the whole site: after everything else, alone.
     {
       name: 'live',
-      testMatch: /live\.spec\.ts$/,
+      testMatch: /(live|admin)\.spec\.ts$/,
+      // One at a time: they change the whole site.
+      fullyParallel: false,
+      workers: 1,
       dependencies: ['chromium'],
       use: { ...devices['Desktop Chrome'], channel: undefined },
     },

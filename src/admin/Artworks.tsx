@@ -367,32 +367,34 @@ export default function Artworks({ initial, texts }: Props) {
         />
       )}
 
-      <ul
+      <div
         role="status"
         aria-live="polite"
-        className="fixed right-4 bottom-4 z-50 flex w-[min(24rem,calc(100vw-2rem))] flex-col gap-2"
+        className="fixed right-4 bottom-4 z-50 w-[min(24rem,calc(100vw-2rem))]"
       >
-        {toasts.map((item) => (
-          <li
-            key={item.id}
-            className={`flex items-start gap-3 rounded-lg border p-3 text-sm shadow-lg ${
-              item.tone === 'success'
-                ? 'border-green-800 bg-green-50 text-green-950'
-                : 'border-red-700 bg-red-50 text-red-950'
-            }`}
-          >
-            <span className="flex-1">{item.text}</span>
-            <button
-              type="button"
-              aria-label={t('toast.close')}
-              className="min-h-6 min-w-6 rounded px-1 leading-none"
-              onClick={() => setToasts((all) => all.filter((x) => x.id !== item.id))}
+        <ul className="flex flex-col gap-2">
+          {toasts.map((item) => (
+            <li
+              key={item.id}
+              className={`flex items-start gap-3 rounded-lg border p-3 text-sm shadow-lg ${
+                item.tone === 'success'
+                  ? 'border-green-800 bg-green-50 text-green-950'
+                  : 'border-red-700 bg-red-50 text-red-950'
+              }`}
             >
-              ×
-            </button>
-          </li>
-        ))}
-      </ul>
+              <span className="flex-1">{item.text}</span>
+              <button
+                type="button"
+                aria-label={t('toast.close')}
+                className="min-h-6 min-w-6 rounded px-1 leading-none"
+                onClick={() => setToasts((all) => all.filter((x) => x.id !== item.id))}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      </div>
     </div>
   );
 }
