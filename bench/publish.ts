@@ -44,12 +44,22 @@ async function prepare(works: number): Promise<{ dataDir: string; cookie: string
     for (let copy = 1; demo.length * copy < works; copy++) {
       const rows = demo
         .slice(0, Math.min(demo.length, works - demo.length * copy))
-        .map(({ id: _id, original_id: _o, created_at: _c, updated_at: _u, ...row }) => ({
-          ...row,
-          slug: `${row.slug}-${copy}`,
-          title_fr: `${row.title_fr} ${copy}`,
-          title_en: `${row.title_en} ${copy}`,
-        }));
+        .map(
+          ({
+            id: _id,
+            original_id: _o,
+            created_at: _c,
+            updated_at: _u,
+            version: _v,
+            search_folded: _s,
+            ...row
+          }) => ({
+            ...row,
+            slug: `${row.slug}-${copy}`,
+            title_fr: `${row.title_fr} ${copy}`,
+            title_en: `${row.title_en} ${copy}`,
+          }),
+        );
       await handle.db.insertInto('artworks').values(rows).execute();
     }
     const owner = await handle.db

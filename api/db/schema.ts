@@ -53,6 +53,7 @@ export interface Artworks {
   media_id: string | null;
   original_id: number | null;
   price_cents: number;
+  search_folded: Generated<string | null>;
   slug: string;
   stock: Generated<number>;
   technique_en: Generated<string>;

@@ -115,10 +115,11 @@ export async function startGalerie(
     HOST: '127.0.0.1',
     PUBLIC_SITE_URL: url,
     SMTP_URL: '',
-    ...options.env,
   };
-  // Always the embedded database: the bench must never seed or change a configured PostgreSQL.
+  // The embedded database unless the bench gives a database of its own: never seed or change a
+  // configured PostgreSQL.
   delete env['DATABASE_URL'];
+  Object.assign(env, options.env);
   const child = spawn(process.execPath, [path.join(root, 'api', 'server.ts')], {
     cwd: root,
     env,

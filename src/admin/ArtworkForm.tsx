@@ -254,7 +254,7 @@ export default function ArtworkForm({
                 name={`description${lang}`}
                 rows={4}
                 maxLength={5000}
-                defaultValue={value?.description[lang === 'Fr' ? 'fr' : 'en'] ?? ''}
+                defaultValue={value?.description?.[lang === 'Fr' ? 'fr' : 'en'] ?? ''}
                 className={FIELD}
               />
             </label>

@@ -1,7 +1,25 @@
 // The works screen (back office §2 "Gestion des œuvres", §4, §5, §8; issue 11): count, search
 // (on the server, in SQL), category and type filters, the cards with their actions, reset of the
 // order, the add / edit form, and toasts that say what happened (5 s, dismissable, announced).
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  closestCenter,
+  DndContext,
+  KeyboardSensor,
+  PointerSensor,
+  TouchSensor,
+  useSensor,
+  useSensors,
+  type DragEndEvent,
+} from '@dnd-kit/core';
+import {
+  arrayMove,
+  rectSortingStrategy,
+  SortableContext,
+  sortableKeyboardCoordinates,
+  useSortable,
+} from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
 import { LOW_STOCK, type AdminArtwork, type ArtworkListQuery } from '../schemas/artworks.ts';
 import { adminCall, announceChange, euros, type AdminError } from './api.ts';
 import ArtworkForm from './ArtworkForm.tsx';
@@ -83,10 +101,41 @@ export default function Artworks({ initial, texts }: Props) {
     await reload();
   }
 
+  /** The form gets the work whole and fresh (the list leaves the descriptions out). */
+  async function edit(work: AdminArtwork) {
+    const result = await adminCall<{ artwork: AdminArtwork }>(
+      'GET',
+      `/api/admin/artworks/${work.id}`,
+    );
+    if (result.ok) setEditing(result.data.artwork);
+    else failure(t('toast.loadError'), result.error);
+  }
+
   const patch = (work: AdminArtwork, body: object) =>
     adminCall('PATCH', `/api/admin/artworks/${work.id}`, { version: work.version, ...body });
 
   const title = (work: AdminArtwork) => work.title.fr;
+  // Drag and drop (mouse, touch, keyboard) orders the whole list: only without search or filters.
+  const filtered = Boolean(query.q.trim() || query.category || query.type);
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 6 } }),
+    useSensor(TouchSensor, { activationConstraint: { delay: 200, tolerance: 8 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+  const titleOf = (id: unknown) => list.artworks.find((w) => w.id === id)?.title.fr ?? '';
+  const placeOf = (id: unknown) => list.artworks.findIndex((w) => w.id === id) + 1;
+  async function dropped({ active, over }: DragEndEvent) {
+    if (!over || active.id === over.id) return;
+    const from = list.artworks.findIndex((w) => w.id === active.id);
+    const to = list.artworks.findIndex((w) => w.id === over.id);
+    const moved = arrayMove(list.artworks, from, to);
+    setList((l) => ({ ...l, artworks: moved.map((w, i) => ({ ...w, position: i + 1 })) }));
+    await act(
+      () => adminCall('POST', '/api/admin/artworks/order', { ids: moved.map((w) => w.id) }),
+      t('toast.moved'),
+      t('toast.moveError'),
+    );
+  }
   const last = list.total;
   return (
     <div className="space-y-6">
@@ -177,173 +226,199 @@ export default function Artworks({ initial, texts }: Props) {
           <p className="mt-2 text-black/70">{t('emptyHint')}</p>
         </div>
       ) : (
-        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-          {list.artworks.map((work) => (
-            <li
-              key={work.id}
-              data-artwork-card={work.id}
-              className="flex flex-col overflow-hidden rounded-lg border border-black/10 bg-white"
-            >
-              <div className="relative aspect-[4/3] bg-black/5">
-                {work.image ? (
-                  <img
-                    src={`/media/${work.image.sha256}/400.webp`}
-                    alt=""
-                    width={400}
-                    height={300}
-                    loading="lazy"
-                    className="h-full w-full object-cover"
-                  />
-                ) : (
-                  <span className="flex h-full items-center justify-center text-sm text-black/60">
-                    {t('noImage')}
-                  </span>
-                )}
-                <span className="absolute top-2 left-2 flex flex-wrap gap-1 text-xs">
-                  <span className="rounded bg-white/95 px-2 py-0.5 font-medium">
-                    {work.type === 'original' ? t('typeOriginal') : t('typePrint')}
-                  </span>
-                  {work.type === 'original' && work.isSold && (
-                    <span className="rounded bg-accent px-2 py-0.5 font-medium text-white">
-                      {t('sold')}
+        <DndContext
+          sensors={sensors}
+          collisionDetection={closestCenter}
+          onDragEnd={(event) => void dropped(event)}
+          accessibility={{
+            screenReaderInstructions: { draggable: t('dragInstructions') },
+            announcements: {
+              onDragStart: ({ active }) =>
+                t('dragStart', { title: titleOf(active.id), n: placeOf(active.id) }),
+              onDragOver: ({ active, over }) =>
+                over ? t('dragOver', { title: titleOf(active.id), n: placeOf(over.id) }) : '',
+              onDragEnd: ({ active, over }) =>
+                t('dragEnd', { title: titleOf(active.id), n: placeOf(over?.id ?? active.id) }),
+              onDragCancel: ({ active }) => t('dragCancel', { title: titleOf(active.id) }),
+            },
+          }}
+        >
+          <SortableContext items={list.artworks.map((w) => w.id)} strategy={rectSortingStrategy}>
+            {filtered && <p className="text-sm text-black/70">{t('dragFiltered')}</p>}
+            <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
+              {list.artworks.map((work) => (
+                <SortableCard
+                  key={work.id}
+                  id={work.id}
+                  disabled={filtered || busy}
+                  handleLabel={t('dragLabel', { title: title(work) })}
+                  handleText={t('drag')}
+                >
+                  <div className="relative aspect-[4/3] bg-black/5">
+                    {work.image ? (
+                      <img
+                        src={`/media/${work.image.sha256}/400.webp`}
+                        alt=""
+                        width={400}
+                        height={300}
+                        loading="lazy"
+                        className="h-full w-full object-cover"
+                      />
+                    ) : (
+                      <span className="flex h-full items-center justify-center text-sm text-black/60">
+                        {t('noImage')}
+                      </span>
+                    )}
+                    <span className="absolute top-2 left-2 flex flex-wrap gap-1 text-xs">
+                      <span className="rounded bg-white/95 px-2 py-0.5 font-medium">
+                        {work.type === 'original' ? t('typeOriginal') : t('typePrint')}
+                      </span>
+                      {work.type === 'original' && work.isSold && (
+                        <span className="rounded bg-accent px-2 py-0.5 font-medium text-white">
+                          {t('sold')}
+                        </span>
+                      )}
+                      {work.type === 'print' && work.stock <= LOW_STOCK && (
+                        <span className="rounded bg-amber-200 px-2 py-0.5 font-medium text-amber-950">
+                          {t('lowStock')}
+                        </span>
+                      )}
+                      {!work.isAvailable && (
+                        <span className="rounded bg-ink px-2 py-0.5 font-medium text-white">
+                          {t('hidden')}
+                        </span>
+                      )}
                     </span>
-                  )}
-                  {work.type === 'print' && work.stock <= LOW_STOCK && (
-                    <span className="rounded bg-amber-200 px-2 py-0.5 font-medium text-amber-950">
-                      {t('lowStock')}
-                    </span>
-                  )}
-                  {!work.isAvailable && (
-                    <span className="rounded bg-ink px-2 py-0.5 font-medium text-white">
-                      {t('hidden')}
-                    </span>
-                  )}
-                </span>
-              </div>
-              <div className="flex flex-1 flex-col gap-1 p-4">
-                <h2 className="font-serif text-lg">{title(work)}</h2>
-                <p className="text-sm text-black/75">{work.technique.fr}</p>
-                <p className="text-sm text-black/75">
-                  {[work.dimensions, work.year].filter(Boolean).join(' · ')}
-                </p>
-                <p className="font-medium">{euros(work.priceCents)}</p>
-                <p className="text-sm">
-                  {work.type === 'print'
-                    ? t('stock', { n: work.stock })
-                    : work.isSold
-                      ? t('sold')
-                      : t('available')}
-                  <span className="text-black/60"> · {t('position', { n: work.position })}</span>
-                </p>
-                <div className="mt-auto flex flex-wrap gap-2 pt-3">
-                  <button
-                    type="button"
-                    className={BUTTON}
-                    title={work.isAvailable ? t('hide') : t('show')}
-                    disabled={busy}
-                    onClick={() =>
-                      void act(
-                        () => patch(work, { isAvailable: !work.isAvailable }),
-                        work.isAvailable ? t('toast.hidden') : t('toast.shown'),
-                        t('toast.updateError'),
-                      )
-                    }
-                  >
-                    {work.isAvailable ? t('hide') : t('show')}
-                  </button>
-                  <button
-                    type="button"
-                    className={BUTTON}
-                    title={t('up')}
-                    disabled={busy || work.position <= 1}
-                    onClick={() =>
-                      void act(
-                        () =>
-                          adminCall('POST', `/api/admin/artworks/${work.id}/move`, {
-                            direction: 'up',
-                          }),
-                        t('toast.moved'),
-                        t('toast.moveError'),
-                      )
-                    }
-                  >
-                    {t('up')}
-                  </button>
-                  <button
-                    type="button"
-                    className={BUTTON}
-                    title={t('down')}
-                    disabled={busy || work.position >= last}
-                    onClick={() =>
-                      void act(
-                        () =>
-                          adminCall('POST', `/api/admin/artworks/${work.id}/move`, {
-                            direction: 'down',
-                          }),
-                        t('toast.moved'),
-                        t('toast.moveDown'),
-                      )
-                    }
-                  >
-                    {t('down')}
-                  </button>
-                  <button
-                    type="button"
-                    className={BUTTON}
-                    title={t('edit')}
-                    onClick={() => setEditing(work)}
-                  >
-                    {t('edit')}
-                  </button>
-                  {work.type === 'original' && !work.isSold && (
-                    <button
-                      type="button"
-                      className={BUTTON}
-                      title={t('markSold')}
-                      disabled={busy}
-                      onClick={() => {
-                        if (!window.confirm(t('confirmSold', { title: title(work) }))) return;
-                        void act(
-                          () => patch(work, { isSold: true }),
-                          t('toast.soldDone'),
-                          t('toast.updateError'),
-                        );
-                      }}
-                    >
-                      {t('soldButton')}
-                    </button>
-                  )}
-                  <button
-                    type="button"
-                    className={`${BUTTON} text-red-800`}
-                    title={t('delete')}
-                    disabled={busy}
-                    onClick={() => {
-                      if (!window.confirm(t('confirmDelete', { title: title(work) }))) return;
-                      setBusy(true);
-                      void adminCall<{ archived: boolean }>(
-                        'DELETE',
-                        `/api/admin/artworks/${work.id}`,
-                      ).then(async (result) => {
-                        setBusy(false);
-                        if (result.ok) {
-                          toast(
-                            'success',
-                            result.data.archived ? t('toast.archived') : t('toast.deleted'),
-                          );
-                          announceChange();
-                        } else failure(t('toast.deleteError'), result.error);
-                        await reload();
-                      });
-                    }}
-                  >
-                    {t('delete')}
-                  </button>
-                </div>
-              </div>
-            </li>
-          ))}
-        </ul>
+                  </div>
+                  <div className="flex flex-1 flex-col gap-1 p-4">
+                    <h2 className="font-serif text-lg">{title(work)}</h2>
+                    <p className="text-sm text-black/75">{work.technique.fr}</p>
+                    <p className="text-sm text-black/75">
+                      {[work.dimensions, work.year].filter(Boolean).join(' · ')}
+                    </p>
+                    <p className="font-medium">{euros(work.priceCents)}</p>
+                    <p className="text-sm">
+                      {work.type === 'print'
+                        ? t('stock', { n: work.stock })
+                        : work.isSold
+                          ? t('sold')
+                          : t('available')}
+                      <span className="text-black/60">
+                        {' '}
+                        · {t('position', { n: work.position })}
+                      </span>
+                    </p>
+                    <div className="mt-auto flex flex-wrap gap-2 pt-3">
+                      <button
+                        type="button"
+                        className={BUTTON}
+                        title={work.isAvailable ? t('hide') : t('show')}
+                        disabled={busy}
+                        onClick={() =>
+                          void act(
+                            () => patch(work, { isAvailable: !work.isAvailable }),
+                            work.isAvailable ? t('toast.hidden') : t('toast.shown'),
+                            t('toast.updateError'),
+                          )
+                        }
+                      >
+                        {work.isAvailable ? t('hide') : t('show')}
+                      </button>
+                      <button
+                        type="button"
+                        className={BUTTON}
+                        title={t('up')}
+                        disabled={busy || work.position <= 1}
+                        onClick={() =>
+                          void act(
+                            () =>
+                              adminCall('POST', `/api/admin/artworks/${work.id}/move`, {
+                                direction: 'up',
+                              }),
+                            t('toast.moved'),
+                            t('toast.moveError'),
+                          )
+                        }
+                      >
+                        {t('up')}
+                      </button>
+                      <button
+                        type="button"
+                        className={BUTTON}
+                        title={t('down')}
+                        disabled={busy || work.position >= last}
+                        onClick={() =>
+                          void act(
+                            () =>
+                              adminCall('POST', `/api/admin/artworks/${work.id}/move`, {
+                                direction: 'down',
+                              }),
+                            t('toast.moved'),
+                            t('toast.moveDown'),
+                          )
+                        }
+                      >
+                        {t('down')}
+                      </button>
+                      <button
+                        type="button"
+                        className={BUTTON}
+                        title={t('edit')}
+                        onClick={() => void edit(work)}
+                      >
+                        {t('edit')}
+                      </button>
+                      {work.type === 'original' && !work.isSold && (
+                        <button
+                          type="button"
+                          className={BUTTON}
+                          title={t('markSold')}
+                          disabled={busy}
+                          onClick={() => {
+                            if (!window.confirm(t('confirmSold', { title: title(work) }))) return;
+                            void act(
+                              () => patch(work, { isSold: true }),
+                              t('toast.soldDone'),
+                              t('toast.updateError'),
+                            );
+                          }}
+                        >
+                          {t('soldButton')}
+                        </button>
+                      )}
+                      <button
+                        type="button"
+                        className={`${BUTTON} text-red-800`}
+                        title={t('delete')}
+                        disabled={busy}
+                        onClick={() => {
+                          if (!window.confirm(t('confirmDelete', { title: title(work) }))) return;
+                          setBusy(true);
+                          void adminCall<{ archived: boolean }>(
+                            'DELETE',
+                            `/api/admin/artworks/${work.id}`,
+                          ).then(async (result) => {
+                            setBusy(false);
+                            if (result.ok) {
+                              toast(
+                                'success',
+                                result.data.archived ? t('toast.archived') : t('toast.deleted'),
+                              );
+                              announceChange();
+                            } else failure(t('toast.deleteError'), result.error);
+                            await reload();
+                          });
+                        }}
+                      >
+                        {t('delete')}
+                      </button>
+                    </div>
+                  </div>
+                </SortableCard>
+              ))}
+            </ul>
+          </SortableContext>
+        </DndContext>
       )}
 
       {editing && (
@@ -396,5 +471,52 @@ export default function Artworks({ initial, texts }: Props) {
         </ul>
       </div>
     </div>
+  );
+}
+
+/** A card that can be dragged by its handle, with the mouse, a finger or the keyboard. */
+function SortableCard({
+  id,
+  disabled,
+  handleLabel,
+  handleText,
+  children,
+}: {
+  id: number;
+  disabled: boolean;
+  handleLabel: string;
+  handleText: string;
+  children: ReactNode;
+}) {
+  const {
+    attributes,
+    listeners,
+    setNodeRef,
+    setActivatorNodeRef,
+    transform,
+    transition,
+    isDragging,
+  } = useSortable({ id, disabled });
+  return (
+    <li
+      ref={setNodeRef}
+      data-artwork-card={id}
+      style={{ transform: CSS.Transform.toString(transform), transition }}
+      className={`relative flex flex-col overflow-hidden rounded-lg border border-black/10 bg-white ${isDragging ? 'z-10 shadow-xl ring-2 ring-ink' : ''}`}
+    >
+      {!disabled && (
+        <button
+          type="button"
+          ref={setActivatorNodeRef}
+          {...attributes}
+          {...listeners}
+          aria-label={handleLabel}
+          className="absolute top-2 right-2 z-10 inline-flex min-h-11 min-w-11 cursor-grab touch-none items-center justify-center gap-1 rounded border border-black/20 bg-white/95 px-2 text-sm"
+        >
+          <span aria-hidden="true">⠿</span> {handleText}
+        </button>
+      )}
+      {children}
+    </li>
   );
 }

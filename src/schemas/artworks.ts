@@ -81,7 +81,8 @@ export interface AdminArtwork {
   slug: string;
   type: (typeof ARTWORK_TYPES)[number];
   title: { fr: string; en: string };
-  description: { fr: string; en: string };
+  /** Null in the list (the form loads the work whole, descriptions included). */
+  description: { fr: string; en: string } | null;
   technique: { fr: string; en: string };
   category: (typeof CATEGORIES)[number];
   collection: string;

@@ -7,7 +7,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { E2E_ADMIN, ownerRequest } from './admin.ts';
-import { expectNoAxeViolations } from './helpers.ts';
+import { expectNoAxeViolations, hydrated } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -27,6 +27,7 @@ async function signIn(page: Page, path = '/admin/artworks') {
   await page.getByLabel(/^Mot de passe/).fill(E2E_ADMIN.password);
   await page.getByRole('button', { name: 'Se connecter' }).click();
   await expect(page).toHaveURL(new RegExp(`${path}$`));
+  await hydrated(page);
 }
 
 /** Waits until the public page shows (or no longer shows) a text: the publish has landed. */
@@ -133,4 +134,84 @@ test('a work added with a phone photo reaches both galleries without its GPS; pr
   await card.getByRole('button', { name: 'Supprimer' }).click();
   await expect(page.getByRole('status').getByText('Œuvre supprimée')).toBeVisible();
   await expect(card).toHaveCount(0);
+});
+
+test('the order: up, by keyboard, by drag and reset — the gallery follows', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(360_000);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page);
+  const cards = page.locator('[data-artwork-card]');
+  const titleAt = async (i: number) => (await cards.nth(i).locator('h2').textContent()) ?? '';
+  /** The gallery shows `first` before `then` (works group by original, so titles, not ids). */
+  const galleryPuts = (first: string, then: string) =>
+    expect
+      .poll(
+        async () => {
+          const html = await (await request.get('/gallery')).text();
+          return html.indexOf(first) >= 0 && html.indexOf(first) < html.indexOf(then);
+        },
+        { timeout: 120_000, intervals: [500] },
+      )
+      .toBe(true);
+  /** The first card further down whose title differs from the first two cards'. */
+  const another = async () => {
+    const seen = [await titleAt(0), await titleAt(1)];
+    for (let i = 2; ; i++) if (!seen.includes(await titleAt(i))) return i;
+  };
+
+  // By keyboard: Space to pick up, ArrowUp until first, Space to drop.
+  let from = await another();
+  const moved = await titleAt(from);
+  const wasFirst = await titleAt(0);
+  const grip = cards.nth(from).getByRole('button', { name: /^Déplacer/ });
+  await grip.focus();
+  await page.keyboard.press('Space');
+  await expect(grip).toHaveAttribute('aria-pressed', 'true');
+  // At a person's pace: the list measures itself between two moves.
+  for (let i = 0; i < from; i++) {
+    await page.keyboard.press('ArrowUp');
+    await page.waitForTimeout(300);
+  }
+  await page.keyboard.press('Space');
+  await expect.poll(() => titleAt(0), { timeout: 10_000 }).toBe(moved);
+  await galleryPuts(moved, wasFirst);
+
+  // 'Haut' on the second card brings the former first back up.
+  expect(await titleAt(1)).toBe(wasFirst);
+  await cards.nth(1).getByRole('button', { name: 'Haut' }).click();
+  await expect(page.getByRole('status').getByText('Ordre mis à jour').first()).toBeVisible();
+  await expect.poll(() => titleAt(0), { timeout: 10_000 }).toBe(wasFirst);
+  await galleryPuts(wasFirst, moved);
+
+  // By drag, with the pointer, at desktop width.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  from = await another();
+  const dragged = await titleAt(from);
+  const handle = (await cards
+    .nth(from)
+    .getByRole('button', { name: /^Déplacer/ })
+    .boundingBox())!;
+  const target = (await cards.nth(0).boundingBox())!;
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await page.mouse.down();
+  for (let i = 1; i <= 15; i++)
+    await page.mouse.move(
+      handle.x + ((target.x + 60 - handle.x) * i) / 15,
+      handle.y + ((target.y + 60 - handle.y) * i) / 15,
+    );
+  await page.mouse.up();
+  await expect.poll(() => titleAt(0), { timeout: 10_000 }).toBe(dragged);
+  await galleryPuts(dragged, wasFirst);
+
+  // Reset, after the confirmation: newest first again.
+  page.once('dialog', (d) => {
+    expect(d.message()).toBe("Êtes-vous sûr de vouloir réinitialiser l'ordre d'affichage ?");
+    void d.accept();
+  });
+  await page.getByRole('button', { name: "Réinitialiser l'ordre" }).click();
+  await expect(page.getByRole('status').getByText('Ordre réinitialisé')).toBeVisible();
+  await expect.poll(() => titleAt(0), { timeout: 10_000 }).not.toBe(dragged);
 });

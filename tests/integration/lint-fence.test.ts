@@ -14,16 +14,27 @@ const probes = [
   'src/schemas/fence-probe.ts',
 ];
 
+/** The folders from `first` (the first one mkdir made) down to `last`. */
+function ancestors(first: string, last: string): string[] {
+  const dirs = [last];
+  while (dirs[0] !== first && dirs[0] !== path.dirname(dirs[0]!))
+    dirs.unshift(path.dirname(dirs[0]!));
+  return dirs;
+}
+
 // Linting does not depend on the database kind: run once.
 describe.skipIf(testDbKind() !== 'pglite')('the lint fence', () => {
+  const created: string[] = [];
   afterAll(async () => {
     for (const probe of probes) await fs.rm(path.join(root, probe), { force: true });
-    await fs.rm(path.join(root, 'src/admin'), { recursive: true, force: true }).catch(() => {});
+    // Only the folders this test made, and only if nothing else is in them.
+    for (const dir of created.reverse()) await fs.rmdir(dir).catch(() => {});
   });
 
   it('refuses api/ imports from browser code in any folder, old or new', async () => {
     for (const probe of probes) {
-      await fs.mkdir(path.dirname(path.join(root, probe)), { recursive: true });
+      const made = await fs.mkdir(path.dirname(path.join(root, probe)), { recursive: true });
+      if (made) created.push(...ancestors(made, path.dirname(path.join(root, probe))));
       const depth = probe.split('/').length - 1;
       await fs.writeFile(
         path.join(root, probe),
