@@ -69,8 +69,11 @@ export function createMailer(config: MailerConfig): Mailer {
       await fs.mkdir(dir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[-:.]/g, '');
       const file = path.join(dir, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
-      // buffer: true makes the message a Buffer; a stream is only returned without it.
-      await fs.writeFile(file, info.message as Buffer, { flag: 'wx' });
+      // buffer: true makes the message a Buffer; a stream is only returned without it. Written
+      // aside, then renamed: a reader of the folder never meets half a message.
+      const partial = path.join(dir, `.${path.basename(file)}.partial`);
+      await fs.writeFile(partial, info.message as Buffer, { flag: 'wx' });
+      await fs.rename(partial, file);
     },
   };
 }

@@ -64,7 +64,11 @@ export default function Artworks({ initial, texts }: Props) {
   const failure = (fallback: string, error: AdminError) =>
     toast(
       'error',
-      error.code === 'network' ? fallback : t('toast.error', { message: error.message }),
+      error.code === 'version_conflict'
+        ? t('toast.conflict')
+        : error.code === 'network'
+          ? fallback
+          : t('toast.error', { message: error.message }),
     );
 
   async function reload(q: ArtworkListQuery = query): Promise<void> {

@@ -71,7 +71,13 @@ export default function Dashboard({ initial, texts }: Props) {
         {data.recent.length === 0 ? (
           <p className="mt-3 text-black/70">{texts['none']}</p>
         ) : (
-          <div className="mt-3 overflow-x-auto rounded-lg border border-black/10 bg-white">
+          // Scrolls sideways on a phone: a focusable region, so the keyboard can scroll it too.
+          <div
+            role="group"
+            aria-labelledby="recent-orders"
+            tabIndex={0}
+            className="mt-3 overflow-x-auto rounded-lg border border-black/10 bg-white"
+          >
             <table className="w-full min-w-[36rem] text-left text-sm">
               <thead className="border-b border-black/10 bg-black/[0.03]">
                 <tr>
