@@ -13,11 +13,10 @@ import path from 'node:path';
 import pg from 'pg';
 import sharp from 'sharp';
 import { chromium } from '@playwright/test';
-import { createSession } from '#api/accounts/sessions.ts';
-import { prepareDatabase } from '#api/catalog/seed.ts';
-import { openDatabase, type DatabaseHandle } from '#api/db/index.ts';
+import { openDatabase } from '#api/db/index.ts';
 import { databaseUrlFor, quoteIdent } from '../tests/helpers/pg-admin.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/browser.ts';
+import { benchCatalogue } from './lib/catalogue.ts';
 import { startGalerie } from './lib/processes.ts';
 import { cleanupAll, onCleanup, printTable, rawGet, sleep } from './lib/util.ts';
 
@@ -58,39 +57,6 @@ async function pgUrl(): Promise<string | null> {
   } finally {
     await client.end().catch(() => {});
   }
-}
-
-/** The demo catalogue grown to `works` works, and an administrator's session cookie. */
-async function prepare(handle: DatabaseHandle, dataDir: string, works: number): Promise<string> {
-  await prepareDatabase(handle.db, { dataDir });
-  const demo = await handle.db.selectFrom('artworks').selectAll().orderBy('id').execute();
-  for (let copy = 1; demo.length * copy < works; copy++) {
-    const rows = demo
-      .slice(0, Math.min(demo.length, works - demo.length * copy))
-      .map(
-        ({
-          id: _i,
-          original_id: _o,
-          created_at: _c,
-          updated_at: _u,
-          version: _v,
-          search_folded: _s,
-          ...row
-        }) => ({
-          ...row,
-          slug: `${row.slug}-${copy}`,
-          title_fr: `${row.title_fr} ${copy}`,
-          title_en: `${row.title_en} ${copy}`,
-        }),
-      );
-    await handle.db.insertInto('artworks').values(rows).execute();
-  }
-  const owner = await handle.db
-    .insertInto('users')
-    .values({ email: 'owner@bench.test', full_name: 'Owner', role: 'admin' })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return `session=${(await createSession(handle.db, owner.id)).token}`;
 }
 
 async function scriptBytes(base: string, urls: Set<string>): Promise<number> {
@@ -146,7 +112,7 @@ try {
   const handle = await openDatabase(
     databaseUrl ? { databaseUrl } : { pgliteDir: path.join(dataDir, 'pgdata') },
   );
-  const cookie = await prepare(handle, dataDir, 1000);
+  const cookie = await benchCatalogue(handle, dataDir, 1000);
   await handle.close();
   log(
     `1 000 works on ${databaseUrl ? 'PostgreSQL' : 'the embedded database (no PostgreSQL answered)'}`,

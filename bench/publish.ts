@@ -12,9 +12,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { createSession } from '#api/accounts/sessions.ts';
-import { prepareDatabase } from '#api/catalog/seed.ts';
 import { openDatabase } from '#api/db/index.ts';
+import { benchCatalogue } from './lib/catalogue.ts';
 import { startGalerie } from './lib/processes.ts';
 import { cleanupAll, median, onCleanup, printTable, sleep } from './lib/util.ts';
 
@@ -39,36 +38,7 @@ async function prepare(works: number): Promise<{ dataDir: string; cookie: string
   onCleanup(() => fs.rm(dataDir, { recursive: true, force: true }));
   const handle = await openDatabase({ pgliteDir: path.join(dataDir, 'pgdata') });
   try {
-    await prepareDatabase(handle.db, { dataDir });
-    const demo = await handle.db.selectFrom('artworks').selectAll().orderBy('id').execute();
-    for (let copy = 1; demo.length * copy < works; copy++) {
-      const rows = demo
-        .slice(0, Math.min(demo.length, works - demo.length * copy))
-        .map(
-          ({
-            id: _id,
-            original_id: _o,
-            created_at: _c,
-            updated_at: _u,
-            version: _v,
-            search_folded: _s,
-            ...row
-          }) => ({
-            ...row,
-            slug: `${row.slug}-${copy}`,
-            title_fr: `${row.title_fr} ${copy}`,
-            title_en: `${row.title_en} ${copy}`,
-          }),
-        );
-      await handle.db.insertInto('artworks').values(rows).execute();
-    }
-    const owner = await handle.db
-      .insertInto('users')
-      .values({ email: 'owner@bench.test', full_name: 'Owner', role: 'admin' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const { token } = await createSession(handle.db, owner.id);
-    return { dataDir, cookie: `session=${token}` };
+    return { dataDir, cookie: await benchCatalogue(handle, dataDir, works) };
   } finally {
     await handle.close();
   }

@@ -6,19 +6,12 @@
 // `live` project, after the other specs.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { E2E_ADMIN, ownerRequest } from './admin.ts';
+import { E2E_ADMIN, useOwner } from './admin.ts';
 import { expectNoAxeViolations, hydrated } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
-let owner: APIRequestContext;
-test.beforeAll(async ({ baseURL }) => {
-  // The invitation of `npm run admin:invite` accepted, as the owner did once.
-  owner = await ownerRequest(baseURL!);
-});
-test.afterAll(async () => {
-  await owner?.dispose();
-});
+const ownerOf = useOwner();
 
 async function signIn(page: Page, path = '/admin/artworks') {
   await page.goto(path);
@@ -138,13 +131,13 @@ test('a work added with a phone photo reaches both galleries without its GPS; pr
   await publicPage(request, '/en/gallery', title.en, false);
 
   // An original of its own marked sold: the gallery says 'Vendue' and no cart takes it.
-  const upload = await owner.post('/api/admin/uploads', {
+  const upload = await ownerOf().post('/api/admin/uploads', {
     headers: { 'content-type': 'image/jpeg' },
     data: photo,
   });
   expect(upload.status()).toBe(201);
   const originalTitle = `Phare ${stamp}`;
-  const created = await owner.post('/api/admin/artworks', {
+  const created = await ownerOf().post('/api/admin/artworks', {
     data: {
       type: 'original',
       title: { fr: originalTitle, en: `Lighthouse ${stamp}` },

@@ -3,7 +3,7 @@
 // signed in through the back office's login endpoint like the login page does.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { expect, request as requests, type APIRequestContext } from '@playwright/test';
+import { expect, request as requests, test, type APIRequestContext } from '@playwright/test';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -47,4 +47,16 @@ export async function ownerRequest(baseURL: string): Promise<APIRequestContext> 
   const context = await requests.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL } });
   await signInAsOwner(context);
   return context;
+}
+
+/** The owner's request context for a spec: signed in before its tests, disposed after. */
+export function useOwner(): () => APIRequestContext {
+  let owner: APIRequestContext | undefined;
+  test.beforeAll(async ({ baseURL }) => {
+    owner = await ownerRequest(baseURL!);
+  });
+  test.afterAll(async () => {
+    await owner?.dispose();
+  });
+  return () => owner!;
 }

@@ -3,17 +3,11 @@
 // run in a project of their own after every other spec (playwright.config.ts), one at a time;
 // maintenance and the promo code are put back, the renamed work keeps its test title.
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { ownerRequest } from './admin.ts';
+import { useOwner } from './admin.ts';
 
 test.describe.configure({ mode: 'serial' });
 
-let owner: APIRequestContext;
-test.beforeAll(async ({ baseURL }) => {
-  owner = await ownerRequest(baseURL!);
-});
-test.afterAll(async () => {
-  await owner?.dispose();
-});
+const ownerOf = useOwner();
 
 interface Status {
   state: string;
@@ -23,7 +17,7 @@ interface Status {
 }
 
 async function publishStatus(): Promise<Status> {
-  const response = await owner.get('/api/admin/publish');
+  const response = await ownerOf().get('/api/admin/publish');
   expect(response.status()).toBe(200);
   return (await response.json()) as Status;
 }
@@ -52,7 +46,7 @@ test('a title changed while the server runs shows in both galleries, without a r
   const id = await firstWork(request);
   const stamp = Date.now().toString(36);
   const title = { fr: `Lumière publiée ${stamp}`, en: `Published light ${stamp}` };
-  const patched = await owner.patch(`/api/admin/artworks/${id}`, { data: { title } });
+  const patched = await ownerOf().patch(`/api/admin/artworks/${id}`, { data: { title } });
   expect(patched.status(), await patched.text()).toBe(200);
   // Live facts never wait; the prerendered pages follow once the new version is swapped in.
   await expect
@@ -73,7 +67,7 @@ test('maintenance: visitors get the 503 page, the back office and health keep wo
   page,
   baseURL,
 }) => {
-  const on = await owner.patch('/api/admin/settings', { data: { site_maintenance: true } });
+  const on = await ownerOf().patch('/api/admin/settings', { data: { site_maintenance: true } });
   expect(on.status(), await on.text()).toBe(200);
   try {
     const home = await request.get('/');
@@ -89,7 +83,7 @@ test('maintenance: visitors get the 503 page, the back office and health keep wo
     expect((await request.get('/api/health')).status()).toBe(200);
 
     // The owner's browser shows the real site with the notice.
-    const state = await owner.storageState();
+    const state = await ownerOf().storageState();
     await page
       .context()
       .addCookies(state.cookies.map(({ name, value }) => ({ name, value, url: baseURL! })));
@@ -99,7 +93,7 @@ test('maintenance: visitors get the 503 page, the back office and health keep wo
       page.getByRole('status').filter({ hasText: 'Mode maintenance actif' }),
     ).toBeVisible();
   } finally {
-    const off = await owner.patch('/api/admin/settings', { data: { site_maintenance: false } });
+    const off = await ownerOf().patch('/api/admin/settings', { data: { site_maintenance: false } });
     expect(off.status()).toBe(200);
   }
   expect((await request.get('/')).status()).toBe(200);
@@ -109,15 +103,15 @@ test('a promo code switched off is refused by the next cart, with no publish', a
   request,
   baseURL,
 }) => {
-  const settings = (await (await owner.get('/api/admin/settings')).json()) as {
+  const settings = (await (await ownerOf().get('/api/admin/settings')).json()) as {
     settings: { promo_codes: { code: string; discount: number; active: boolean }[] };
   };
   const codes = settings.settings.promo_codes;
   const before = await settled();
   const off = codes.map((c) => (c.code === 'ART20' ? { ...c, active: false } : c));
-  expect((await owner.patch('/api/admin/settings', { data: { promo_codes: off } })).status()).toBe(
-    200,
-  );
+  expect(
+    (await ownerOf().patch('/api/admin/settings', { data: { promo_codes: off } })).status(),
+  ).toBe(200);
   try {
     const refused = await request.post('/api/cart/promo', {
       data: { code: 'ART20' },
@@ -129,6 +123,6 @@ test('a promo code switched off is refused by the next cart, with no publish', a
     expect(after.state).toBe('idle');
     expect(after.version).toBe(before.version);
   } finally {
-    await owner.patch('/api/admin/settings', { data: { promo_codes: codes } });
+    await ownerOf().patch('/api/admin/settings', { data: { promo_codes: codes } });
   }
 });

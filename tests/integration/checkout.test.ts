@@ -124,6 +124,25 @@ async function activeHolds(artworkId: number) {
 }
 
 /** Re-delivers a recorded event body with a fresh, valid signature. */
+/** A `checkout.session.completed` event for `session`, paid by `pi_<name>`. */
+function completedEvent(name: string, session: object): string {
+  return JSON.stringify({
+    id: `evt_${name}_${randomBytes(6).toString('hex')}`,
+    object: 'event',
+    type: 'checkout.session.completed',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    data: {
+      object: {
+        ...session,
+        status: 'complete',
+        payment_status: 'paid',
+        payment_intent: `pi_${name}`,
+      },
+    },
+  });
+}
+
 function deliver(body: string) {
   const signature = payments.stripe.webhooks.generateTestHeaderString({
     payload: body,
@@ -443,21 +462,7 @@ describe('fulfilment by webhook', () => {
       { siteUrl },
     );
     const session = await payments.stripe.checkout.sessions.retrieve(result.sessionId);
-    const body = JSON.stringify({
-      id: `evt_concurrent_${randomBytes(6).toString('hex')}`,
-      object: 'event',
-      type: 'checkout.session.completed',
-      created: Math.floor(Date.now() / 1000),
-      livemode: false,
-      data: {
-        object: {
-          ...session,
-          status: 'complete',
-          payment_status: 'paid',
-          payment_intent: 'pi_concurrent',
-        },
-      },
-    });
+    const body = completedEvent('concurrent', session);
     const mailsBefore = mails.length;
     const outcomes = await Promise.all(Array.from({ length: 10 }, () => deliver(body)));
     expect(outcomes.filter((o) => o.kind === 'paid')).toHaveLength(1);
@@ -627,23 +632,7 @@ describe('the back office during a checkout (issue 11)', () => {
     // says so to the owner: logged on purpose.
     const logged = vi.mocked(console.error).mockImplementation(() => {});
     const session = await payments.stripe.checkout.sessions.retrieve(held.sessionId);
-    const outcome = await deliver(
-      JSON.stringify({
-        id: `evt_late_${randomBytes(6).toString('hex')}`,
-        object: 'event',
-        type: 'checkout.session.completed',
-        created: Math.floor(Date.now() / 1000),
-        livemode: false,
-        data: {
-          object: {
-            ...session,
-            status: 'complete',
-            payment_status: 'paid',
-            payment_intent: 'pi_late',
-          },
-        },
-      }),
-    );
+    const outcome = await deliver(completedEvent('late', session));
     expect(outcome.kind).toBe('refund');
     expect(String(logged.mock.calls[0]?.[0])).toContain('REFUND FAILED for pi_late');
     expect(await work(original)).toMatchObject({ is_sold: true });
