@@ -419,7 +419,8 @@ export async function moveArtwork(
     const to = direction === 'up' ? at - 1 : at + 1;
     if (to < 0 || to >= ids.length)
       throw new AppError('rejected', {
-        message: direction === 'up' ? 'Already first.' : 'Impossible de déplacer vers le bas',
+        message:
+          direction === 'up' ? 'Déjà en première position' : 'Impossible de déplacer vers le bas',
       });
     [ids[at], ids[to]] = [ids[to]!, ids[at]!];
     await renumber(trx, ids);

@@ -7,6 +7,22 @@ export interface AdminError {
   details?: Record<string, unknown>;
 }
 
+/** The back office is French: what each error code means to the owner ('Erreur: …', §8). */
+const FRENCH: Record<string, string> = {
+  not_found: 'élément introuvable (il a peut-être été supprimé)',
+  invalid_input: 'certains champs sont invalides',
+  invalid_json: 'demande illisible',
+  unsupported_media_type: 'format de demande non accepté',
+  payload_too_large: 'fichier trop lourd',
+  forbidden: 'accès refusé',
+  forbidden_origin: 'accès refusé',
+  unauthorized: 'session expirée, reconnectez-vous',
+  rate_limited: 'trop de demandes, réessayez dans un instant',
+  version_conflict: 'modifié entre-temps, rechargez',
+  publish_unavailable: 'publication indisponible',
+  internal: 'erreur interne du serveur',
+};
+
 export type AdminResult<T> = { ok: true; data: T } | { ok: false; error: AdminError };
 
 export async function adminCall<T>(
@@ -23,12 +39,12 @@ export async function adminCall<T>(
     });
     const data = (await response.json().catch(() => null)) as { error?: AdminError } | null;
     if (response.ok) return { ok: true, data: data as T };
-    return {
-      ok: false,
-      error: data?.error ?? { code: 'internal', message: `HTTP ${response.status}` },
-    };
-  } catch (error) {
-    return { ok: false, error: { code: 'network', message: (error as Error).message || 'réseau' } };
+    const error = data?.error ?? { code: 'internal', message: `HTTP ${response.status}` };
+    // 'rejected' carries its own French sentence (e.g. 'Impossible de déplacer vers le bas').
+    const message = error.code === 'rejected' ? error.message : FRENCH[error.code];
+    return { ok: false, error: { ...error, message: message ?? error.message } };
+  } catch {
+    return { ok: false, error: { code: 'network', message: 'serveur injoignable' } };
   }
 }
 
