@@ -278,3 +278,101 @@ test('the order: dragged by pointer and by keyboard, up, down and reset — the 
   await expect.poll(() => titleAt(0), { timeout: 10_000 }).toBe(newest);
   await galleryPuts(newest, moved);
 });
+
+test('deleting a work that was bought archives it: off the site, its order keeps its title', async ({
+  page,
+  browser,
+  baseURL,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  const stamp = Date.now().toString(36);
+  const title = `Vendue en ligne ${stamp}`;
+  const photo = await sharp({
+    create: { width: 900, height: 700, channels: 3, background: '#7c5a2a' },
+  })
+    .jpeg()
+    .toBuffer();
+  const upload = await ownerOf().post('/api/admin/uploads', {
+    headers: { 'content-type': 'image/jpeg' },
+    data: photo,
+  });
+  const created = await ownerOf().post('/api/admin/artworks', {
+    data: {
+      type: 'original',
+      title: { fr: title, en: `Sold online ${stamp}` },
+      description: { fr: '', en: '' },
+      technique: { fr: 'Huile sur toile', en: 'Oil on canvas' },
+      category: 'peinture',
+      collection: '',
+      year: 2026,
+      dimensions: '50 x 40 cm',
+      priceCents: 180_000,
+      stock: 1,
+      editionSize: null,
+      isAvailable: true,
+      isSold: false,
+      originalId: null,
+      imageSha256: ((await upload.json()) as { sha256: string }).sha256,
+    },
+  });
+  expect(created.status()).toBe(201);
+  const workId = ((await created.json()) as { artwork: { id: number } }).artwork.id;
+
+  // A buyer pays for it on the payment page.
+  const buyer = await browser.newContext();
+  const shop = await buyer.newPage();
+  const headers = { Origin: baseURL! };
+  expect(
+    (await shop.request.post('/api/cart', { data: { artworkId: workId }, headers })).status(),
+  ).toBe(200);
+  const checkout = await shop.request.post('/api/checkout', {
+    headers,
+    data: {
+      locale: 'fr',
+      items: [{ artworkId: workId, quantity: 1 }],
+      customer: { name: 'Inès Collectionneuse', email: 'ines@example.test' },
+      shippingAddress: {
+        street: '3 rue des Arts',
+        city: 'Lyon',
+        postalCode: '69001',
+        country: 'FR',
+      },
+      billingSameAsShipping: true,
+      acceptTerms: true,
+    },
+  });
+  expect(checkout.status(), await checkout.text()).toBe(201);
+  const { url, sessionId } = (await checkout.json()) as { url: string; sessionId: string };
+  await shop.goto(url);
+  await shop.locator('#card_number').fill('4242 4242 4242 4242');
+  await shop.locator('#expiry').fill('12 / 34');
+  await shop.locator('#cvc').fill('123');
+  await shop.getByRole('button', { name: /^(Payer|Pay) / }).click();
+  await expect
+    .poll(async () => {
+      const status = await request.get(`/api/orders/status?session_id=${sessionId}`);
+      return ((await status.json()) as { state: string }).state;
+    })
+    .toBe('confirmed');
+  await buyer.close();
+
+  // The owner deletes it: it is archived, not erased.
+  await signIn(page);
+  const card = page.locator(`[data-artwork-card="${workId}"]`);
+  page.once('dialog', (d) => void d.accept());
+  await card.getByRole('button', { name: 'Supprimer' }).click();
+  await expect(
+    page
+      .getByRole('status')
+      .getByText("Œuvre archivée : elle reste dans l'historique des commandes"),
+  ).toBeVisible();
+  await expect(card).toHaveCount(0);
+  await publicPage(request, '/gallery', title, false);
+  const order = (await (
+    await request.get(`/api/orders/status?session_id=${sessionId}`)
+  ).json()) as {
+    order: { lines: { title: string }[] };
+  };
+  expect(order.order.lines.map((line) => line.title)).toEqual([title]);
+});
