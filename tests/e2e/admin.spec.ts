@@ -33,6 +33,36 @@ async function publicPage(request: APIRequestContext, path: string, text: string
     .toBe(present);
 }
 
+/** An original added through the back office's endpoints, with its uploaded image: its id. */
+async function addOriginal(title: { fr: string; en: string }, photo: Buffer): Promise<number> {
+  const upload = await ownerOf().post('/api/admin/uploads', {
+    headers: { 'content-type': 'image/jpeg' },
+    data: photo,
+  });
+  expect(upload.status()).toBe(201);
+  const created = await ownerOf().post('/api/admin/artworks', {
+    data: {
+      type: 'original',
+      title,
+      description: { fr: '', en: '' },
+      technique: { fr: 'Huile sur toile', en: 'Oil on canvas' },
+      category: 'peinture',
+      collection: '',
+      year: 2026,
+      dimensions: '60 x 50 cm',
+      priceCents: 250_000,
+      stock: 1,
+      editionSize: null,
+      isAvailable: true,
+      isSold: false,
+      originalId: null,
+      imageSha256: ((await upload.json()) as { sha256: string }).sha256,
+    },
+  });
+  expect(created.status()).toBe(201);
+  return ((await created.json()) as { artwork: { id: number } }).artwork.id;
+}
+
 test('the owner signs in; the empty fields, the dashboard and every section pass axe', async ({
   page,
 }) => {
@@ -131,33 +161,8 @@ test('a work added with a phone photo reaches both galleries without its GPS; pr
   await publicPage(request, '/en/gallery', title.en, false);
 
   // An original of its own marked sold: the gallery says 'Vendue' and no cart takes it.
-  const upload = await ownerOf().post('/api/admin/uploads', {
-    headers: { 'content-type': 'image/jpeg' },
-    data: photo,
-  });
-  expect(upload.status()).toBe(201);
   const originalTitle = `Phare ${stamp}`;
-  const created = await ownerOf().post('/api/admin/artworks', {
-    data: {
-      type: 'original',
-      title: { fr: originalTitle, en: `Lighthouse ${stamp}` },
-      description: { fr: '', en: '' },
-      technique: { fr: 'Huile sur toile', en: 'Oil on canvas' },
-      category: 'peinture',
-      collection: '',
-      year: 2026,
-      dimensions: '60 x 50 cm',
-      priceCents: 250_000,
-      stock: 1,
-      editionSize: null,
-      isAvailable: true,
-      isSold: false,
-      originalId: null,
-      imageSha256: ((await upload.json()) as { sha256: string }).sha256,
-    },
-  });
-  expect(created.status()).toBe(201);
-  const soldId = ((await created.json()) as { artwork: { id: number } }).artwork.id;
+  const soldId = await addOriginal({ fr: originalTitle, en: `Lighthouse ${stamp}` }, photo);
   await page.reload();
   await hydrated(page);
   const sold = page.locator(`[data-artwork-card="${soldId}"]`);
@@ -293,31 +298,7 @@ test('deleting a work that was bought archives it: off the site, its order keeps
   })
     .jpeg()
     .toBuffer();
-  const upload = await ownerOf().post('/api/admin/uploads', {
-    headers: { 'content-type': 'image/jpeg' },
-    data: photo,
-  });
-  const created = await ownerOf().post('/api/admin/artworks', {
-    data: {
-      type: 'original',
-      title: { fr: title, en: `Sold online ${stamp}` },
-      description: { fr: '', en: '' },
-      technique: { fr: 'Huile sur toile', en: 'Oil on canvas' },
-      category: 'peinture',
-      collection: '',
-      year: 2026,
-      dimensions: '50 x 40 cm',
-      priceCents: 180_000,
-      stock: 1,
-      editionSize: null,
-      isAvailable: true,
-      isSold: false,
-      originalId: null,
-      imageSha256: ((await upload.json()) as { sha256: string }).sha256,
-    },
-  });
-  expect(created.status()).toBe(201);
-  const workId = ((await created.json()) as { artwork: { id: number } }).artwork.id;
+  const workId = await addOriginal({ fr: title, en: `Sold online ${stamp}` }, photo);
 
   // A buyer pays for it on the payment page.
   const buyer = await browser.newContext();
