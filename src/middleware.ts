@@ -16,6 +16,7 @@ import {
 } from '#api/accounts/sessions.ts';
 import { getDb } from '#api/db/context.ts';
 import { AppError, checkSameOrigin, errorResponse } from '#api/http/errors.ts';
+import { t } from './i18n/index.ts';
 
 /** Called by Stripe (or the emulator), never by a browser: authenticated by its signature. */
 const ORIGIN_CHECK_EXEMPT = new Set(['/api/stripe/webhook']);
@@ -66,7 +67,7 @@ function adminPageGuard(url: URL, role: string | null): Response | null {
 const redirect = (location: string) =>
   new Response(null, { status: 303, headers: { Location: location, 'Cache-Control': 'no-store' } });
 
-const FORBIDDEN_PAGE = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Accès refusé</title><style>body{font-family:system-ui,sans-serif;background:#faf8f4;color:#1c1b19;max-width:36rem;margin:4rem auto;padding:0 1.5rem;line-height:1.5}a{color:inherit}</style></head><body><h1>Accès refusé</h1><p>Cet espace est réservé aux administrateurs de la galerie.</p><p><a href="/">Retour au site</a> · <a href="/admin/login">Se connecter en administrateur</a></p></body></html>`;
+const FORBIDDEN_PAGE = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${t('fr', 'admin.forbidden.title')}</title><style>body{font-family:system-ui,sans-serif;background:#faf8f4;color:#1c1b19;max-width:36rem;margin:4rem auto;padding:0 1.5rem;line-height:1.5}a{color:inherit}</style></head><body><h1>${t('fr', 'admin.forbidden.title')}</h1><p>${t('fr', 'admin.forbidden.text')}</p><p><a href="/">${t('fr', 'admin.login.backToSite')}</a> · <a href="/admin/login">${t('fr', 'admin.forbidden.login')}</a></p></body></html>`;
 
 /**
  * After the page or endpoint ran (Astro sends cookies set until the middleware returns): renews

@@ -232,11 +232,15 @@ test('the order: dragged by pointer and by keyboard, up, down and reset — the 
   const start = { x: handle.x + handle.width / 2, y: handle.y + handle.height / 2 };
   await page.mouse.move(start.x, start.y);
   await page.mouse.down();
-  // As a hand does: a small first move picks it up, then the way to the next place, a pause.
+  // As a hand does: a small first move picks it up, then the way to the next place.
   await page.mouse.move(start.x + 10, start.y + 4, { steps: 3 });
-  await page.waitForTimeout(150);
+  await expect(cards.nth(0).getByRole('button', { name: /^Déplacer/ })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
   await page.mouse.move(start.x + box1.x - box0.x, start.y + box1.y - box0.y, { steps: 25 });
-  await page.waitForTimeout(300);
+  // The second card has made way (it slides towards the first place) before the drop.
+  await expect(cards.nth(1)).toHaveAttribute('style', /translate3d\(-\d/);
   await page.mouse.up();
   await expect.poll(() => titleAt(0), { timeout: 10_000 }).toBe(secondTitle);
   expect(await titleAt(1)).toBe(firstTitle);
@@ -251,10 +255,11 @@ test('the order: dragged by pointer and by keyboard, up, down and reset — the 
   await grip.focus();
   await page.keyboard.press('Space');
   await expect(grip).toHaveAttribute('aria-pressed', 'true');
-  // At a person's pace: the list measures itself between two moves.
-  for (let i = 0; i < from; i++) {
+  // One place at a time: each move is announced (dnd-kit's live region) before the next key.
+  const announced = page.locator('[id^="DndLiveRegion"]');
+  for (let place = from; place >= 1; place--) {
     await page.keyboard.press('ArrowUp');
-    await page.waitForTimeout(300);
+    await expect(announced).toContainText(`position ${place}.`);
   }
   await page.keyboard.press('Space');
   await expect.poll(() => titleAt(0), { timeout: 10_000 }).toBe(moved);
