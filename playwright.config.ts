@@ -12,6 +12,8 @@ export default defineConfig({
   retries: 0,
   workers: 2,
   reporter: [['list']],
+  // One folder per port, so two suites side by side keep their traces and screenshots.
+  outputDir: process.env['E2E_PORT'] ? `test-results/${process.env['E2E_PORT']}` : 'test-results',
   timeout: 30_000,
   use: {
     baseURL,
@@ -32,13 +34,13 @@ export default defineConfig({
   projects: [
     {
       name: 'chromium',
-      testIgnore: /(live|admin)\.spec\.ts$/,
+      testIgnore: /(live|admin[\w-]*)\.spec\.ts$/,
       use: { ...devices['Desktop Chrome'], channel: undefined },
     },
     // Publishing and maintenance change the whole site: after everything else, alone.
     {
       name: 'live',
-      testMatch: /(live|admin)\.spec\.ts$/,
+      testMatch: /(live|admin[\w-]*)\.spec\.ts$/,
       // One at a time: they change the whole site.
       fullyParallel: false,
       workers: 1,

@@ -11,7 +11,15 @@ describe('loadConfig', () => {
       port: 4321,
       siteUrl: 'http://localhost:4321',
       stripeSecretKey: undefined,
+      visitCounting: true,
     });
+  });
+
+  it('turns visit counting off with VISIT_COUNTING=off only', () => {
+    expect(loadConfig({ VISIT_COUNTING: 'off' }).visitCounting).toBe(false);
+    expect(loadConfig({ VISIT_COUNTING: ' OFF ' }).visitCounting).toBe(false);
+    expect(loadConfig({ VISIT_COUNTING: 'on' }).visitCounting).toBe(true);
+    expect(loadConfig({ VISIT_COUNTING: '' }).visitCounting).toBe(true);
   });
 
   it('treats empty variables as unset and trims the site URL', () => {
@@ -27,6 +35,7 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
     [{ PORT: 'eighty' }, /PORT/],
     [{ PUBLIC_SITE_URL: 'galerie' }, /PUBLIC_SITE_URL/],
+    [{ VISIT_COUNTING: 'no' }, /VISIT_COUNTING must be on or off/],
   ])('names the variable to fix: %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -29,6 +29,10 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_PUBLISHABLE_KEY: optionalText,
   SMTP_URL: optionalText,
+  VISIT_COUNTING: optionalText.refine(
+    (value) => value === undefined || /^(on|off)$/i.test(value),
+    'VISIT_COUNTING must be on or off',
+  ),
 });
 
 export interface AppConfig {
@@ -43,6 +47,8 @@ export interface AppConfig {
   stripeWebhookSecret: string | undefined;
   stripePublishableKey: string | undefined;
   smtpUrl: string | undefined;
+  /** Private visit counts (api/visits): on unless VISIT_COUNTING=off (benchmarks). */
+  visitCounting: boolean;
 }
 
 /** A configuration mistake the person running the site must fix; printed as one line. */
@@ -71,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
     stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY,
     smtpUrl: e.SMTP_URL,
+    visitCounting: e.VISIT_COUNTING?.toLowerCase() !== 'off',
   };
 }
 

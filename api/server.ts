@@ -23,6 +23,7 @@ import { loadVersion } from './http/site.ts';
 import { diskStorage } from './media/storage.ts';
 import { warmVariants } from './media/variants.ts';
 import { createEmulatedPayments, createStripePayments, providePayments } from './payments/index.ts';
+import { databaseStore, VisitCounter } from './visits/index.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -53,11 +54,16 @@ async function main(): Promise<void> {
     // Listen first: a port in use stops here, before any build; until a version is loaded,
     // pages answer 503 "starting" and health says so.
     let emulator: StripeEmulator | undefined;
+    // Private visit counts (api/visits), written every 10 s and at shutdown; off for benchmarks.
+    const visits = config.visitCounting ? new VisitCounter({ store: databaseStore(db) }) : null;
+    if (!visits) console.log('Galerie: visit counting is off (VISIT_COUNTING=off)');
     const app = createGalerieServer({
       before: (req, res) => emulator?.handle(req, res) ?? false,
       health: () => checkHealth(db, () => app.site.canRender()),
       gate: maintenanceGate(db),
+      ...(visits && { observe: visits.observe.bind(visits) }),
     });
+    visits?.start();
     await new Promise<void>((resolve, reject) => {
       app.server.once('error', (error: NodeJS.ErrnoException) =>
         reject(
@@ -162,6 +168,7 @@ async function main(): Promise<void> {
         if (served) unmarkInUse(dist, served.id);
         emulator?.close();
         forgetRunningServer(config.dataDir);
+        await visits?.stop();
         await dbHandle.close();
       },
     });

@@ -1,6 +1,7 @@
-// The dashboard's figures (back office §2 "Dashboard", issue 11): revenue of paid orders (a
-// refunded order is no longer paid), the number of paid orders, works online, paid orders waiting
-// to be shipped, and the five latest paid orders. Abandoned or expired checkouts never count.
+// The dashboard's figures (back office §2 "Dashboard", issue 11): revenue and number of the sales
+// (api/orders/sales.ts: paid, not cancelled, net of refunds — the analytics use the same rule),
+// works online, paid orders waiting to be shipped, and the five latest paid orders. Abandoned or
+// expired checkouts never count.
 import { sql } from 'kysely';
 import {
   FULFILMENT_LABELS,
@@ -10,6 +11,7 @@ import {
 } from '../../src/schemas/order-status.ts';
 import type { Dashboard } from '../../src/schemas/dashboard.ts';
 import type { Database } from '../db/index.ts';
+import { isSale, saleAmount } from '../orders/sales.ts';
 
 export type { Dashboard };
 
@@ -17,9 +19,9 @@ export async function dashboard(db: Database): Promise<Dashboard> {
   const [orders, works, recent] = await Promise.all([
     db
       .selectFrom('orders')
-      .where('payment_status', '=', Payment.paid)
+      .where(isSale())
       .select([
-        sql<string>`coalesce(sum(total_cents), 0)`.as('revenue'),
+        sql<string>`coalesce(sum(${saleAmount()}), 0)`.as('revenue'),
         sql<string>`count(*)`.as('paid'),
         sql<string>`count(*) FILTER (WHERE status IN (${Fulfilment.pending}, ${Fulfilment.confirmed}))`.as(
           'awaiting',

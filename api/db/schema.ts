@@ -105,6 +105,22 @@ export interface ContactMessages {
   subject: string;
 }
 
+export interface CustomerSummaries {
+  email: string;
+  first_order_at: Timestamp | null;
+  first_seen_at: Generated<Timestamp | null>;
+  key: string;
+  last_order_at: Timestamp | null;
+  last_sign_in_at: Timestamp | null;
+  name: string | null;
+  orders: Generated<number>;
+  registered_at: Timestamp | null;
+  search_folded: Generated<string | null>;
+  sort_name: Generated<string | null>;
+  spent_cents: Generated<Int8>;
+  user_id: string | null;
+}
+
 export interface Holds {
   artwork_id: number;
   artwork_type: string;
@@ -115,6 +131,24 @@ export interface Holds {
   order_id: string;
   quantity: number;
   state: Generated<string>;
+}
+
+export interface InvoiceCounters {
+  kind: string;
+  last: Generated<number>;
+}
+
+export interface Invoices {
+  currency: string;
+  id: Generated<string>;
+  issued_at: Timestamp;
+  kind: string;
+  number: string;
+  order_id: string;
+  refers_to: string | null;
+  sequence: number;
+  snapshot: Json;
+  total_cents: number;
 }
 
 export interface LoginThrottle {
@@ -149,6 +183,7 @@ export interface OrderItems {
 
 export interface Orders {
   billing_address: Json | null;
+  carrier: string | null;
   cart_id: string | null;
   created_at: Generated<Timestamp>;
   currency: Generated<string>;
@@ -156,6 +191,7 @@ export interface Orders {
   customer_name: string;
   customer_phone: string | null;
   discount_cents: Generated<number>;
+  erased_at: Timestamp | null;
   id: Generated<string>;
   locale: Generated<string>;
   order_number: string;
@@ -163,15 +199,22 @@ export interface Orders {
   payment_method: Generated<string>;
   payment_status: Generated<string>;
   promo_code: string | null;
+  refunded_at: Timestamp | null;
+  refunded_cents: Generated<number>;
+  search_folded: Generated<string | null>;
+  shipped_at: Timestamp | null;
   shipping_address: Json;
   shipping_cents: Generated<number>;
   status: Generated<string>;
   stripe_payment_intent_id: string | null;
+  stripe_refund_id: string | null;
   stripe_session_id: string | null;
   subtotal_cents: number;
   total_cents: number;
+  tracking_number: string | null;
   updated_at: Generated<Timestamp>;
   user_id: string | null;
+  withdrawal_requested_at: Timestamp | null;
 }
 
 export interface PasswordResetTokens {
@@ -235,10 +278,34 @@ export interface VisitCounts {
   visits: Generated<number>;
 }
 
+export interface VisitorDays {
+  day: string;
+  visitors: Generated<number>;
+}
+
+export interface VisitorHashes {
+  day: string;
+  hash: Buffer;
+}
+
 export interface WebhookEvents {
   id: string;
   received_at: Generated<Timestamp>;
   type: string;
+}
+
+export interface Withdrawals {
+  id: Generated<string>;
+  locale: string;
+  order_id: string;
+  requested_at: Timestamp;
+  statement: string;
+}
+
+export interface WorkViews {
+  day: string;
+  views: Generated<number>;
+  work: string;
 }
 
 export interface DB {
@@ -248,7 +315,10 @@ export interface DB {
   cart_items: CartItems;
   carts: Carts;
   contact_messages: ContactMessages;
+  customer_summaries: CustomerSummaries;
   holds: Holds;
+  invoice_counters: InvoiceCounters;
+  invoices: Invoices;
   login_throttle: LoginThrottle;
   media: Media;
   order_items: OrderItems;
@@ -260,5 +330,9 @@ export interface DB {
   subscriptions: Subscriptions;
   users: Users;
   visit_counts: VisitCounts;
+  visitor_days: VisitorDays;
+  visitor_hashes: VisitorHashes;
   webhook_events: WebhookEvents;
+  withdrawals: Withdrawals;
+  work_views: WorkViews;
 }

@@ -21,6 +21,8 @@ const ENGLISH_ALIASES: Record<string, string> = {
   '/en/commande': '/en/checkout',
   '/cart': '/panier',
   '/checkout': '/commande',
+  '/en/retractation': '/en/withdrawal',
+  '/withdrawal': '/retractation',
 };
 
 /** The canonical location for an alias path (with its query), or null when it is not one. */

@@ -28,6 +28,9 @@ export interface AppOptions {
   /** `/api/health`, answered here so it tells whether pages can be rendered at all. */
   health?: () => Promise<{ status: 'ok' | 'error' }>;
   gate?: Gate;
+  /** Sees every request first, with its path (private visit counts, api/visits): must be cheap
+   * and never throw; it may listen for the response's end. */
+  observe?: (req: IncomingMessage, res: ServerResponse, pathname: string) => void;
 }
 
 export interface GalerieServer {
@@ -64,7 +67,7 @@ export function fixedSite(staticFiles: StaticFiles, handler: NodeHandler): LiveS
 }
 
 export function createGalerieServer(options: AppOptions): GalerieServer {
-  const { before, health, gate } = options;
+  const { before, health, gate, observe } = options;
   const site =
     options.site ??
     (options.staticFiles && options.handler
@@ -92,6 +95,7 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
     res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
     if (draining.value) res.setHeader('Connection', 'close');
     const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+    observe?.(req, res, pathname);
     if (health && pathname === '/api/health') {
       const result = await health();
       json(res, result.status === 'ok' ? 200 : 503, result);

@@ -40,6 +40,15 @@ export const ERRORS = {
   forbidden: { status: 403, message: 'You are not allowed to do this.' },
   invalid_token: { status: 400, message: 'This link is invalid, already used or expired.' },
   account_exists: { status: 409, message: 'An account already exists with this email address.' },
+  // Withdrawal (docs/decisions/020), answered only once order number and email matched.
+  withdrawal_period_over: {
+    status: 409,
+    message: 'The 14-day withdrawal period for this order has ended.',
+  },
+  withdrawal_closed: {
+    status: 409,
+    message: 'This order has already been cancelled or refunded.',
+  },
   // Back office.
   version_conflict: {
     status: 409,

@@ -20,6 +20,10 @@ const OPEN_PATHS = [
   /^\/maintenance$/,
   /^\/favicon\.svg$/,
   /^\/robots\.txt$/,
+  // A buyer's legal right to withdraw (EU Directive 2023/2673) does not pause for maintenance.
+  /^\/retractation$/,
+  /^\/en\/withdrawal$/,
+  /^\/api\/withdrawal$/,
 ];
 
 export const RETRY_AFTER_SECONDS = 1800;

@@ -5,6 +5,7 @@ import type Stripe from 'stripe';
 import type { Database } from '../db/index.ts';
 import { closeUnpaidOrder, releaseHolds } from '../checkout/index.ts';
 import { clearCart } from '../cart/index.ts';
+import { issueInvoice } from '../invoices/index.ts';
 import { AppError } from '../http/errors.ts';
 import { BUYER_ORDER_COLUMNS, buyerOrders, type BuyerOrder } from './view.ts';
 import { systemClock } from '../clock.ts';
@@ -287,6 +288,9 @@ export async function applyStripeEvent(
       .where('id', '=', order.id)
       .execute();
     if (order.cart_id) await clearCart(trx, order.cart_id);
+    // The invoice number is taken in this transaction, last, so a payment that rolls back gives
+    // its number back and the counter's lock is held briefly (docs/decisions/019).
+    await issueInvoice(trx, order.id, now);
     return { kind: 'paid', order: (await readOrder(trx, { id: order.id }))! };
   });
 }

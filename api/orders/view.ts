@@ -75,10 +75,17 @@ export const BUYER_ORDER_COLUMNS = [
 
 /** Order rows as buyers see them, with their lines. */
 export async function buyerOrders(db: Executor, rows: readonly OrderRow[]): Promise<BuyerOrder[]> {
-  const lines = await orderLines(
-    db,
-    rows.map((row) => row.id),
-  );
+  const ids = rows.map((row) => row.id);
+  const lines = await orderLines(db, ids);
+  const invoices = ids.length
+    ? await db
+        .selectFrom('invoices')
+        .select(['order_id', 'number'])
+        .where('kind', '=', 'invoice')
+        .where('order_id', 'in', ids)
+        .execute()
+    : [];
+  const invoiceOf = new Map(invoices.map((i) => [i.order_id, i.number]));
   return rows.map((o) => ({
     number: o.order_number,
     date: new Date(o.created_at).toISOString(),
@@ -91,5 +98,6 @@ export async function buyerOrders(db: Executor, rows: readonly OrderRow[]): Prom
     shippingCents: o.shipping_cents,
     totalCents: o.total_cents,
     lines: lines.get(o.id) ?? [],
+    invoiceNumber: invoiceOf.get(o.id) ?? null,
   }));
 }

@@ -1,64 +1,13 @@
-// Site settings (back office §3 "Site settings"): key/value JSON rows with typed defaults.
+// Site settings (back office §3 "Site settings"): key/value JSON rows with typed defaults. The shape
+// and rules live in src/schemas/settings.ts, shared with the admin endpoint and the settings screen.
 // Money is stored in cents; the back office shows euros.
-import { z } from 'zod';
-import { currencySchema } from '../../src/schemas/views.ts';
+import { fieldErrors } from '../../src/schemas/fields.ts';
+import { settingsSchema, type SettingKey, type SiteSettings } from '../../src/schemas/settings.ts';
+import { audit, type Actor } from '../admin/audit.ts';
 import { requestPublish } from '../build/publish.ts';
 import type { Database } from '../db/index.ts';
 
-const promoCode = z.object({
-  code: z
-    .string()
-    .trim()
-    .min(1)
-    .transform((c) => c.toUpperCase()),
-  discount: z.number().int().min(1).max(100),
-  active: z.boolean(),
-});
-
-export const settingsSchema = z.object({
-  site_title: z.string(),
-  site_description: z.object({ fr: z.string(), en: z.string() }),
-  artist_name: z.string(),
-  contact_email: z.email(),
-  contact_phone: z.string(),
-  contact_address: z.string(),
-  instagram_url: z.url(),
-  site_maintenance: z.boolean(),
-  currency: currencySchema,
-  shipping_info: z.object({
-    default_cost_cents: z.number().int().min(0),
-    free_threshold_cents: z.number().int().min(0),
-  }),
-  promo_codes: z.array(promoCode),
-  /** The artist's portrait on the about page (a stored image master), or none. */
-  artist_portrait: z
-    .object({
-      sha256: z.string().regex(/^[0-9a-f]{64}$/),
-      width: z.number().int().positive(),
-      height: z.number().int().positive(),
-      alt: z.object({ fr: z.string(), en: z.string() }),
-    })
-    .nullable(),
-  /** The code the storefront's promo banner advertises (storefront §1: -15 % with SASHA25). */
-  promo_banner_code: z.string(),
-  /** storefront §9: Tuesday to Saturday 10:00-19:00, Sunday 14:00-18:00, closed Monday. */
-  opening_hours: z.array(
-    z.object({
-      day: z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']),
-      open: z
-        .string()
-        .regex(/^\d{2}:\d{2}$/)
-        .nullable(),
-      close: z
-        .string()
-        .regex(/^\d{2}:\d{2}$/)
-        .nullable(),
-    }),
-  ),
-});
-
-export type SiteSettings = z.infer<typeof settingsSchema>;
-export type SettingKey = keyof SiteSettings;
+export { settingsSchema, type SettingKey, type SiteSettings };
 
 const hours = (open: string, close: string) => ({ open, close });
 
@@ -94,6 +43,15 @@ export const DEFAULT_SETTINGS: SiteSettings = {
     { day: 'sat', ...hours('10:00', '19:00') },
     { day: 'sun', ...hours('14:00', '18:00') },
   ],
+  // Filled in by the owner in the Général tab; invoices say what is missing until then.
+  legal_identity: {
+    name: '',
+    address: '',
+    siret: '',
+    // Empty until the owner states it: the right mention depends on the seller's country and VAT
+    // status (e.g. 'TVA non applicable, art. 293 B du CGI' for a French micro-entreprise).
+    vat_mention: '',
+  },
 };
 
 /**
@@ -128,6 +86,8 @@ export const PUBLISHED_KEYS = new Set<SettingKey>([
   'artist_portrait',
   'promo_banner_code',
   'opening_hours',
+  // The legal pages print the seller's identity.
+  'legal_identity',
   // Read live for money (cart, checkout); the prerendered prices show it too.
   'currency',
 ]);
@@ -178,42 +138,80 @@ export class SettingsError extends Error {
 }
 
 /**
- * Saves some settings in one transaction after validating each against its schema (nothing is
- * written when one is invalid), then refreshes the live cache. Returns the keys that changed.
+ * Saves some settings in one transaction after validating each against the shared schema (nothing
+ * is written when one is invalid: SettingsError names every bad field by its path, e.g.
+ * `shipping_info.default_cost_cents`), records before → after in the audit log in that same
+ * transaction, then refreshes the live cache. Returns the keys that changed.
  */
 export async function saveSettings(
   db: Database,
   patch: Partial<Record<SettingKey, unknown>>,
+  actor?: Actor,
 ): Promise<{ settings: SiteSettings; changed: SettingKey[] }> {
   const fields: Record<string, string> = {};
   const values: Partial<Record<SettingKey, unknown>> = {};
   for (const [key, value] of Object.entries(patch)) {
     if (!(key in settingsSchema.shape)) {
-      fields[key] = 'unknown setting';
+      fields[key] = 'Paramètre inconnu';
       continue;
     }
     const parsed = settingsSchema.shape[key as SettingKey].safeParse(value);
     if (parsed.success) values[key as SettingKey] = parsed.data;
-    else fields[key] = parsed.error.issues[0]?.message ?? 'invalid value';
+    else
+      for (const [path, message] of Object.entries(fieldErrors(parsed.error)))
+        fields[path === '_' ? key : `${key}.${path}`] ??= message;
   }
   if (Object.keys(fields).length) throw new SettingsError(fields);
-  const before = await getSettings(db);
-  const changed = (Object.keys(values) as SettingKey[]).filter(
-    (key) => JSON.stringify(before[key]) !== JSON.stringify(values[key]),
-  );
-  if (changed.length)
-    await db.transaction().execute(async (trx) => {
-      for (const key of changed)
-        await trx
-          .insertInto('site_settings')
-          .values({ key, value: JSON.stringify(values[key]) })
-          .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(values[key]) }))
-          .execute();
-    });
+  if (Object.keys(values).length === 0) return { settings: await liveSettings(db), changed: [] };
+  const changed = await db.transaction().execute(async (trx) => {
+    // Read inside the transaction, rows locked: two saves at once cannot both audit the same
+    // "before".
+    const rows = await trx
+      .selectFrom('site_settings')
+      .select(['key', 'value'])
+      .where('key', 'in', Object.keys(values))
+      .forUpdate()
+      .execute();
+    const stored = new Map(rows.map((row) => [row.key, row.value]));
+    const keys = (Object.keys(values) as SettingKey[]).filter(
+      (key) => canonical(stored.get(key) ?? DEFAULT_SETTINGS[key]) !== canonical(values[key]),
+    );
+    for (const key of keys) {
+      const value = JSON.stringify(values[key]);
+      await trx
+        .insertInto('site_settings')
+        .values({ key, value })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: new Date() }))
+        .execute();
+      if (actor)
+        await audit(
+          trx,
+          actor,
+          'settings.update',
+          'setting',
+          key,
+          stored.get(key) ?? DEFAULT_SETTINGS[key],
+          values[key],
+        );
+    }
+    return keys;
+  });
   invalidateSettings(db);
   if (changed.some((key) => PUBLISHED_KEYS.has(key)))
     requestPublish(`settings ${changed.filter((k) => PUBLISHED_KEYS.has(k)).join(', ')}`);
   return { settings: await liveSettings(db), changed };
+}
+
+/**
+ * JSON with object keys sorted: jsonb hands objects back in its own key order (`en` before `fr`),
+ * so a plain JSON.stringify would call every unchanged object a change, audit it and publish.
+ */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
 }
 
 /** Writes the defaults for every key not stored yet; never overwrites the owner's values. */

@@ -39,6 +39,7 @@ export function localeFromPath(pathname: string): Locale {
 export const ENGLISH_PATHS: Readonly<Record<string, string>> = {
   '/panier': '/cart',
   '/commande': '/checkout',
+  '/retractation': '/withdrawal',
 };
 const FRENCH_PATHS = Object.fromEntries(
   Object.entries(ENGLISH_PATHS).map(([fr, en]) => [en, fr]),

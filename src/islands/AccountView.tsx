@@ -322,6 +322,18 @@ function Orders({
             <div className="mt-3">
               <OrderSummary order={order} locale={locale} t={t} />
             </div>
+            {paid && order.invoiceNumber && (
+              <p className="mt-4">
+                <a
+                  href={`/api/account/orders/${encodeURIComponent(order.number)}/invoice`}
+                  download
+                  aria-label={t('account.orders.invoiceLabel', { number: order.invoiceNumber })}
+                  className="inline-flex min-h-11 items-center rounded border border-ink px-4 font-medium"
+                >
+                  {t('account.orders.invoice')}
+                </a>
+              </p>
+            )}
           </li>
         );
       })}

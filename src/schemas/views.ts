@@ -2,6 +2,7 @@
 // endpoint's answer, docs/commerce-api.md) and an order as its buyer sees it (success and account
 // pages). The server's services are typed by these, so the islands never keep a copy by hand.
 import { z } from 'zod';
+import { CURRENCIES } from './currencies.ts';
 
 export const LOCALES = ['fr', 'en'] as const;
 export const localeSchema = z.enum(LOCALES);
@@ -10,8 +11,7 @@ export type Locale = z.infer<typeof localeSchema>;
 export const localizedSchema = z.object({ fr: z.string(), en: z.string() });
 export type Localized = z.infer<typeof localizedSchema>;
 
-/** The currencies the shop can sell in (site setting `currency`). */
-export const CURRENCIES = ['EUR', 'USD', 'GBP'] as const;
+export { CURRENCIES };
 export const currencySchema = z.enum(CURRENCIES);
 export type Currency = z.infer<typeof currencySchema>;
 
@@ -96,5 +96,7 @@ export const buyerOrderSchema = z.object({
   shippingCents: z.number().int(),
   totalCents: z.number().int(),
   lines: z.array(buyerOrderLineSchema),
+  /** The invoice's number once issued (at payment): the account page offers it for download. */
+  invoiceNumber: z.string().nullable(),
 });
 export type BuyerOrder = z.infer<typeof buyerOrderSchema>;

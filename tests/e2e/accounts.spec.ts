@@ -4,14 +4,21 @@
 // the e-mail verification link; axe on every account page in both languages. Each test signs up
 // its own fresh address. Works bought here are used by no other spec:
 //   adriatique-interieure (print, stock 12).
-// Mails are .eml files under the e2e server's DATA_DIR (tests/e2e/serve.ts): <root>/.cache/e2e-data.
+// Mails are .eml files under the e2e server's DATA_DIR (tests/e2e/serve.ts): <root>/.cache/e2e-data-<port>.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { parseMail } from '../helpers/mail.ts';
 import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
 
-const MAIL_DIR = path.resolve(import.meta.dirname, '..', '..', '.cache', 'e2e-data', 'mail');
+const MAIL_DIR = path.resolve(
+  import.meta.dirname,
+  '..',
+  '..',
+  '.cache',
+  `e2e-data-${process.env['E2E_PORT'] ?? '4399'}`,
+  'mail',
+);
 const PAYING_CARD = '4242 4242 4242 4242';
 
 /** A new address per test and per run: signup never meets an account left by an earlier one. */

@@ -11,7 +11,12 @@ export const E2E_ADMIN = {
   email: 'owner@galerie.test',
   password: 'atelier de Lisbonne 2026',
   name: 'Sasha Kovač',
-  invitationFile: path.join(root, '.cache', 'e2e-admin-invitation.txt'),
+  // One per port, so two suites can run side by side (E2E_PORT).
+  invitationFile: path.join(
+    root,
+    '.cache',
+    `e2e-admin-invitation-${process.env['E2E_PORT'] ?? '4399'}.txt`,
+  ),
 } as const;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 
-const mailDir = path.resolve('.cache', 'e2e-data', 'mail');
+const mailDir = path.resolve('.cache', `e2e-data-${process.env['E2E_PORT'] ?? '4399'}`, 'mail');
 
 async function mails(): Promise<string[]> {
   const files = await fs.readdir(mailDir).catch(() => []);

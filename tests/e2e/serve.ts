@@ -9,7 +9,8 @@ import { E2E_ADMIN } from './admin.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const port = process.env['E2E_PORT'] ?? '4399';
-const dataDir = path.join(root, '.cache', 'e2e-data');
+// One per port, so two suites can run side by side (E2E_PORT).
+const dataDir = path.join(root, '.cache', `e2e-data-${port}`);
 await fs.rm(dataDir, { recursive: true, force: true });
 
 const env: NodeJS.ProcessEnv = {
@@ -23,7 +24,7 @@ const env: NodeJS.ProcessEnv = {
 
 const url = process.env['DATABASE_URL'];
 if (url) {
-  const name = 'galerie_e2e';
+  const name = `galerie_e2e_${port}`;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);

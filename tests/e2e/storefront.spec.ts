@@ -200,7 +200,7 @@ test.describe('gallery', () => {
     if (url) {
       // Real database change on the e2e server's own PostgreSQL database.
       const target = new URL(url);
-      target.pathname = '/galerie_e2e';
+      target.pathname = `/galerie_e2e_${process.env['E2E_PORT'] ?? '4399'}`;
       const client = new pg.Client({ connectionString: target.toString() });
       await client.connect();
       await client.query(`UPDATE artworks SET is_sold = true, stock = 0 WHERE slug = $1`, [slug]);

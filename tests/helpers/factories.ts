@@ -78,3 +78,76 @@ export async function makeUser(
   const { token } = await createSession(db, user.id);
   return { ...user, token, cookie: `session=${token}` };
 }
+
+export interface OrderLine {
+  artworkId: number | null;
+  type: 'original' | 'print';
+  title?: string;
+  unitPriceCents: number;
+  quantity?: number;
+}
+
+/**
+ * An order with its lines, as the webhook leaves it once paid: totals from the lines, a discount
+ * and shipping as given. `paidAt` null (or a payment status other than paid) makes an unpaid,
+ * expired or refunded one.
+ */
+export async function makeOrder(
+  db: Executor,
+  options: {
+    lines: OrderLine[];
+    email?: string;
+    paidAt?: Date | null;
+    createdAt?: Date;
+    payment?: string;
+    status?: string;
+    discountCents?: number;
+    shippingCents?: number;
+    currency?: string;
+  },
+): Promise<{ id: string; orderNumber: string; totalCents: number }> {
+  const key = next();
+  const subtotal = options.lines.reduce((s, l) => s + l.unitPriceCents * (l.quantity ?? 1), 0);
+  const discount = options.discountCents ?? 0;
+  const shipping = options.shippingCents ?? 0;
+  const paidAt = options.paidAt === undefined ? new Date() : options.paidAt;
+  const order = await db
+    .insertInto('orders')
+    .values({
+      order_number: `GAL-${key}`.toUpperCase(),
+      customer_email: options.email ?? `buyer-${key}@example.test`,
+      customer_name: `Acheteur ${key}`,
+      shipping_address: JSON.stringify({
+        street: '1 rue de la Paix',
+        postal_code: '75002',
+        city: 'Paris',
+        country: 'FR',
+      }),
+      subtotal_cents: subtotal,
+      discount_cents: discount,
+      shipping_cents: shipping,
+      total_cents: subtotal - discount + shipping,
+      currency: options.currency ?? 'EUR',
+      payment_status: options.payment ?? (paidAt ? 'paid' : 'unpaid'),
+      status: options.status ?? (paidAt ? 'confirmed' : 'pending'),
+      paid_at: paidAt,
+      created_at: options.createdAt ?? paidAt ?? new Date(),
+      stripe_session_id: `cs_test_${key}`,
+    })
+    .returning(['id', 'order_number', 'total_cents'])
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('order_items')
+    .values(
+      options.lines.map((l) => ({
+        order_id: order.id,
+        artwork_id: l.artworkId,
+        artwork_type: l.type,
+        title: l.title ?? `Œuvre ${l.artworkId ?? 'supprimée'}`,
+        unit_price_cents: l.unitPriceCents,
+        quantity: l.quantity ?? 1,
+      })),
+    )
+    .execute();
+  return { id: order.id, orderNumber: order.order_number, totalCents: order.total_cents };
+}

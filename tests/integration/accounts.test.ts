@@ -961,6 +961,7 @@ describe('account orders', () => {
       currency: 'EUR',
       paymentStatus: 'paid',
       lines: [],
+      invoiceNumber: null,
     });
     expect(JSON.stringify(body)).not.toContain('cs_test_');
     expect(body.subscription).toBeNull();

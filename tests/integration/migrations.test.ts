@@ -12,7 +12,10 @@ const TABLES = [
   'cart_items',
   'carts',
   'contact_messages',
+  'customer_summaries',
   'holds',
+  'invoice_counters',
+  'invoices',
   'login_throttle',
   'media',
   'order_items',
@@ -24,7 +27,11 @@ const TABLES = [
   'subscriptions',
   'users',
   'visit_counts',
+  'visitor_days',
+  'visitor_hashes',
   'webhook_events',
+  'withdrawals',
+  'work_views',
 ];
 
 async function tables(handle: TestDatabase): Promise<string[]> {

@@ -1,26 +1,34 @@
-// GET /api/admin/settings → the live site settings; PATCH `{ <key>: value, … }` saves the given
-// keys in one transaction, each checked by its schema (400 `invalid_input` naming the fields,
-// nothing saved). Money, promo codes, currency and maintenance act on the next request; texts the
-// prerendered pages show ask for a publish (api/settings). Admin only (middleware).
+// GET /api/admin/settings → `{ settings, payment, changed: [] }`: the live site settings and how
+// card payments are really taken (Stripe LIVE/TEST or the emulator, keys configured or not).
+// PATCH `{ <key>: value, … }` saves one tab's keys in one transaction, each checked by the shared
+// schema (src/schemas/settings.ts): 400 `invalid_input` naming every bad field, nothing saved.
+// Every change is audited before → after. Money, promo codes, currency and maintenance act on the
+// next request; texts the prerendered pages show ask for a publish. Admin only (middleware).
 import { z } from 'zod';
+import { requireAdmin } from '#api/accounts/guards.ts';
 import { getDb } from '#api/db/context.ts';
 import { defineEndpoint } from '#api/http/endpoint.ts';
 import { AppError } from '#api/http/errors.ts';
-import { liveSettings, saveSettings, SettingsError } from '#api/settings/index.ts';
+import { saveSettings, SettingsError } from '#api/settings/index.ts';
+import { paymentState, settingsView } from '#api/settings/payment-state.ts';
+import type { SettingsView } from '../../../schemas/settings.ts';
 
 export const prerender = false;
 
 export const GET = defineEndpoint({
-  handler: async () => ({ settings: await liveSettings(await getDb()) }),
+  handler: async (): Promise<SettingsView> => settingsView(await getDb()),
 });
 
 export const PATCH = defineEndpoint({
   schema: z.record(z.string().max(64), z.unknown()),
   maxBytes: 65_536,
-  handler: async (patch) => {
+  handler: async (patch, { locals }): Promise<SettingsView> => {
+    const actor = requireAdmin(locals);
+    // Nothing to save is no change (saveSettings would query `key in ()`).
+    if (Object.keys(patch).length === 0) return settingsView(await getDb());
     try {
-      const { settings, changed } = await saveSettings(await getDb(), patch);
-      return { settings, changed };
+      const { settings, changed } = await saveSettings(await getDb(), patch, actor);
+      return { settings, payment: paymentState(), changed };
     } catch (error) {
       if (error instanceof SettingsError)
         throw new AppError('invalid_input', { fields: error.fields, cause: error });

@@ -1,0 +1,350 @@
+// Invoices and credit notes (issue 13 §4, docs/decisions/019): numbered in one continuous sequence
+// per kind without gaps — the number is taken from a row-locked counter inside the payment's (or
+// the refund's) own transaction, so a rolled-back payment gives its number back — and frozen once
+// issued: the row keeps a snapshot of everything the PDF prints, and a trigger refuses any change.
+import type { Executor } from '../db/index.ts';
+import { getSettings } from '../settings/index.ts';
+import type { InvoiceRef } from '../../src/schemas/admin-orders.ts';
+
+export type InvoiceKind = InvoiceRef['kind'];
+export const INVOICE_KINDS: readonly InvoiceKind[] = ['invoice', 'credit_note'];
+
+/** back office §3 detail: the one payment method of the shop. */
+export const PAYMENT_METHOD = 'Carte bancaire (Stripe)';
+
+/**
+ * Why the refund was made, printed on the credit note: 'cancellation' and 'withdrawal' print as
+ * French sentences, any other text as it is written.
+ */
+export type RefundReason = 'cancellation' | 'withdrawal' | (string & {});
+
+export interface InvoiceLine {
+  title: string;
+  type: 'original' | 'print';
+  quantity: number;
+  unitPriceCents: number;
+  lineTotalCents: number;
+}
+
+/**
+ * Everything an invoice or credit note prints, as it was when issued. Amounts of a credit note are
+ * negative (the invoice's amounts with the sign turned), so `subtotal − discount + shipping = total`
+ * holds for both.
+ */
+export interface InvoiceSnapshot {
+  version: 1;
+  kind: InvoiceKind;
+  number: string;
+  /** ISO 8601. */
+  issuedAt: string;
+  /** The invoice a credit note corrects (null on an invoice, or for an order paid before invoices). */
+  refersTo: { number: string; issuedAt: string } | null;
+  orderNumber: string;
+  seller: { name: string; address: string; siret: string; vatMention: string; email: string };
+  buyer: { name: string; email: string; addressLines: string[] };
+  lines: InvoiceLine[];
+  subtotalCents: number;
+  promoCode: string | null;
+  discountCents: number;
+  shippingCents: number;
+  totalCents: number;
+  currency: string;
+  /** Invoice: when and how it was paid. Credit note: when and how it was refunded. */
+  payment: { date: string | null; method: string };
+  /** Credit notes only. */
+  reason?: RefundReason;
+}
+
+export interface IssuedInvoice extends InvoiceRef {
+  orderId: string;
+  snapshot: InvoiceSnapshot;
+}
+
+const PREFIX: Record<InvoiceKind, string> = { invoice: 'F', credit_note: 'A' };
+
+/** `F-000001` for invoices, `A-000001` for credit notes ('avoir'). */
+export function invoiceNumber(kind: InvoiceKind, sequence: number): string {
+  return `${PREFIX[kind]}-${String(sequence).padStart(6, '0')}`;
+}
+
+/** `facture-F-000001.pdf` / `avoir-A-000001.pdf`. */
+export function invoiceFileName(kind: InvoiceKind, number: string): string {
+  return `${kind === 'invoice' ? 'facture' : 'avoir'}-${number}.pdf`;
+}
+
+/**
+ * Takes the next number of `kind`. The UPDATE locks the counter row until the caller's transaction
+ * ends: concurrent payments queue here one after the other, and a rollback returns the number.
+ * Call it last in the transaction, after everything that may still fail, to hold the lock briefly.
+ */
+async function nextSequence(trx: Executor, kind: InvoiceKind): Promise<number> {
+  const row = await trx
+    .updateTable('invoice_counters')
+    .set((eb) => ({ last: eb('last', '+', 1) }))
+    .where('kind', '=', kind)
+    .returning('last')
+    .executeTakeFirstOrThrow();
+  return row.last;
+}
+
+type StoredInvoice = {
+  id: string;
+  kind: string;
+  number: string;
+  order_id: string;
+  issued_at: Date | string;
+  total_cents: number;
+  snapshot: unknown;
+};
+
+function toIssued(row: StoredInvoice): IssuedInvoice {
+  return {
+    id: row.id,
+    kind: row.kind === 'credit_note' ? 'credit_note' : 'invoice',
+    number: row.number,
+    orderId: row.order_id,
+    issuedAt: new Date(row.issued_at).toISOString(),
+    totalCents: row.total_cents,
+    snapshot: (typeof row.snapshot === 'string'
+      ? JSON.parse(row.snapshot)
+      : row.snapshot) as InvoiceSnapshot,
+  };
+}
+
+const INVOICE_COLUMNS = [
+  'id',
+  'kind',
+  'number',
+  'order_id',
+  'issued_at',
+  'total_cents',
+  'snapshot',
+] as const;
+
+/** The invoice (or credit note) of an order, if issued. */
+export async function findInvoice(
+  db: Executor,
+  orderId: string,
+  kind: InvoiceKind = 'invoice',
+): Promise<IssuedInvoice | null> {
+  const row = await db
+    .selectFrom('invoices')
+    .select(INVOICE_COLUMNS)
+    .where('order_id', '=', orderId)
+    .where('kind', '=', kind)
+    .executeTakeFirst();
+  return row ? toIssued(row) : null;
+}
+
+/** An order's invoice and credit note, as the back office's order detail lists them. */
+export async function invoiceRefs(db: Executor, orderId: string): Promise<InvoiceRef[]> {
+  const rows = await db
+    .selectFrom('invoices')
+    .select(['id', 'kind', 'number', 'issued_at', 'total_cents'])
+    .where('order_id', '=', orderId)
+    .orderBy('issued_at')
+    .orderBy('kind', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind === 'credit_note' ? 'credit_note' : 'invoice',
+    number: r.number,
+    issuedAt: new Date(r.issued_at).toISOString(),
+    totalCents: r.total_cents,
+  }));
+}
+
+async function insertInvoice(
+  trx: Executor,
+  values: {
+    kind: InvoiceKind;
+    orderId: string;
+    refersTo: string | null;
+    now: Date;
+    build: (number: string) => InvoiceSnapshot;
+  },
+): Promise<IssuedInvoice> {
+  const sequence = await nextSequence(trx, values.kind);
+  const number = invoiceNumber(values.kind, sequence);
+  const snapshot = values.build(number);
+  const row = await trx
+    .insertInto('invoices')
+    .values({
+      kind: values.kind,
+      sequence,
+      number,
+      order_id: values.orderId,
+      refers_to: values.refersTo,
+      issued_at: values.now,
+      total_cents: snapshot.totalCents,
+      currency: snapshot.currency,
+      snapshot: JSON.stringify(snapshot),
+    })
+    .returning(INVOICE_COLUMNS)
+    .executeTakeFirstOrThrow();
+  return toIssued(row);
+}
+
+/** The address as printed: street, complement, postal code and city, country name in French. */
+function addressLines(value: unknown): string[] {
+  const a = (typeof value === 'string' ? JSON.parse(value) : value) as Record<
+    string,
+    unknown
+  > | null;
+  if (!a || typeof a !== 'object') return [];
+  const text = (key: string) => {
+    const field = a[key];
+    return typeof field === 'string' ? field.trim() : '';
+  };
+  const country = text('country');
+  let countryName = country;
+  try {
+    if (/^[A-Z]{2}$/.test(country))
+      countryName = new Intl.DisplayNames(['fr'], { type: 'region' }).of(country) ?? country;
+  } catch {
+    // An unknown code prints as it was entered.
+  }
+  return [
+    text('street'),
+    text('additionalInfo') || text('additional_info'),
+    [text('postalCode') || text('postal_code'), text('city')].filter(Boolean).join(' '),
+    countryName,
+  ].filter(Boolean);
+}
+
+type Seller = InvoiceSnapshot['seller'];
+
+/** The seller as the settings name it now (the legal identity, else the site's title). */
+async function currentSeller(trx: Executor): Promise<Seller> {
+  // Read through the transaction, not the live cache: the snapshot is what was true at issue.
+  const settings = await getSettings(trx);
+  const legal = settings.legal_identity;
+  return {
+    name: legal.name.trim() || settings.site_title,
+    address: legal.address.trim() || settings.contact_address,
+    siret: legal.siret.trim(),
+    vatMention: legal.vat_mention.trim(),
+    email: settings.contact_email,
+  };
+}
+
+/**
+ * Issues the invoice of a paid order inside the caller's transaction (the webhook's paid path), at
+ * most once per order: an order that already has one gets it back unchanged. The order row is
+ * locked first, so two callers for one order cannot both pass the check.
+ */
+export async function issueInvoice(
+  trx: Executor,
+  orderId: string,
+  now: Date,
+): Promise<IssuedInvoice> {
+  await trx
+    .selectFrom('orders')
+    .select('id')
+    .where('id', '=', orderId)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+  const existing = await findInvoice(trx, orderId, 'invoice');
+  if (existing) return existing;
+  const base = await orderSnapshot(trx, orderId, now);
+  return insertInvoice(trx, {
+    kind: 'invoice',
+    orderId,
+    refersTo: null,
+    now,
+    build: (number) => ({ ...base, number }),
+  });
+}
+
+const negate = (cents: number) => (cents === 0 ? 0 : -cents);
+
+/**
+ * Issues the credit note ('avoir') of a whole refund inside the refund's transaction, at most once
+ * per order, with its own sequence. It repeats the invoice's buyer and lines with the amounts
+ * negated and refers to it; an order paid before invoices existed gets one built from the order.
+ */
+export async function issueCreditNote(
+  trx: Executor,
+  orderId: string,
+  now: Date,
+  reason: RefundReason = 'cancellation',
+): Promise<IssuedInvoice> {
+  const existing = await findInvoice(trx, orderId, 'credit_note');
+  if (existing) return existing;
+  const invoice = await findInvoice(trx, orderId, 'invoice');
+  // Without an invoice the order's own data stands in for it.
+  const base = invoice?.snapshot ?? (await orderSnapshot(trx, orderId, now));
+  const seller = await currentSeller(trx);
+  return insertInvoice(trx, {
+    kind: 'credit_note',
+    orderId,
+    refersTo: invoice?.id ?? null,
+    now,
+    build: (number) => ({
+      ...base,
+      version: 1,
+      kind: 'credit_note',
+      number,
+      issuedAt: now.toISOString(),
+      refersTo: invoice ? { number: invoice.number, issuedAt: invoice.issuedAt } : null,
+      seller,
+      lines: base.lines.map((l) => ({
+        ...l,
+        unitPriceCents: negate(l.unitPriceCents),
+        lineTotalCents: negate(l.lineTotalCents),
+      })),
+      subtotalCents: negate(base.subtotalCents),
+      discountCents: negate(base.discountCents),
+      shippingCents: negate(base.shippingCents),
+      totalCents: negate(base.totalCents),
+      payment: { date: now.toISOString(), method: PAYMENT_METHOD },
+      reason,
+    }),
+  });
+}
+
+/** What an invoice of the order prints, issued `now`, before it has a number. */
+async function orderSnapshot(trx: Executor, orderId: string, now: Date): Promise<InvoiceSnapshot> {
+  const order = await trx
+    .selectFrom('orders')
+    .selectAll()
+    .where('id', '=', orderId)
+    .executeTakeFirstOrThrow();
+  const items = await trx
+    .selectFrom('order_items')
+    .select(['title', 'artwork_type', 'quantity', 'unit_price_cents'])
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .execute();
+  return {
+    version: 1,
+    kind: 'invoice',
+    number: '',
+    issuedAt: now.toISOString(),
+    refersTo: null,
+    orderNumber: order.order_number,
+    seller: await currentSeller(trx),
+    buyer: {
+      name: order.customer_name,
+      email: order.customer_email,
+      addressLines: addressLines(order.billing_address ?? order.shipping_address),
+    },
+    lines: items.map((i) => ({
+      title: i.title,
+      type: i.artwork_type === 'original' ? 'original' : 'print',
+      quantity: i.quantity,
+      unitPriceCents: i.unit_price_cents,
+      lineTotalCents: i.unit_price_cents * i.quantity,
+    })),
+    subtotalCents: order.subtotal_cents,
+    promoCode: order.promo_code,
+    discountCents: order.discount_cents,
+    shippingCents: order.shipping_cents,
+    totalCents: order.total_cents,
+    currency: order.currency,
+    payment: {
+      date: new Date(order.paid_at ?? now).toISOString(),
+      method: PAYMENT_METHOD,
+    },
+  };
+}

@@ -1,0 +1,98 @@
+// The mail a buyer gets when the owner marks the order 'Expédiée' (issue 13 point 2): in the
+// language the order was placed in, with the carrier and the tracking number when the owner gave
+// them, the works in the parcel and where it goes (storefront §9: delivery in 3–7 business days).
+// HTML with a plain-text alternative, from the same parts (api/mail/compose.ts).
+import type { OrderSummary } from '../orders/index.ts';
+import type { SiteSettings } from '../settings/index.ts';
+import { composeMail, type MailPart } from './compose.ts';
+import type { MailMessage } from './index.ts';
+import { countryName } from './orders.ts';
+
+type Locale = 'fr' | 'en';
+
+export interface Shipment {
+  carrier: string | null;
+  trackingNumber: string | null;
+}
+
+const TEXT = {
+  fr: {
+    subject: (n: string) => `Votre commande ${n} a été expédiée`,
+    hello: (name: string) => `Bonjour ${name},`,
+    shipped: (n: string) => `Bonne nouvelle : votre commande ${n} vient d’être expédiée.`,
+    tracking: 'Suivi du colis',
+    carrier: (c: string) => `Transporteur : ${c}`,
+    number: (t: string) => `Numéro de suivi : ${t}`,
+    parcel: 'Dans le colis',
+    original: 'œuvre originale',
+    print: 'tirage d’art',
+    quantity: (q: number) => `quantité ${q}`,
+    address: 'Adresse de livraison',
+    delivery: 'Livraison habituelle en 3 à 7 jours ouvrés.',
+    questions: (email: string) => `Une question ? Répondez à ce message ou écrivez à ${email}.`,
+  },
+  en: {
+    subject: (n: string) => `Your order ${n} has shipped`,
+    hello: (name: string) => `Hello ${name},`,
+    shipped: (n: string) => `Good news: your order ${n} is on its way.`,
+    tracking: 'Parcel tracking',
+    carrier: (c: string) => `Carrier: ${c}`,
+    number: (t: string) => `Tracking number: ${t}`,
+    parcel: 'In the parcel',
+    original: 'original artwork',
+    print: 'fine-art print',
+    quantity: (q: number) => `quantity ${q}`,
+    address: 'Shipping address',
+    delivery: 'Delivery usually takes 3–7 business days.',
+    questions: (email: string) => `Any question? Reply to this message or write to ${email}.`,
+  },
+} as const;
+
+/** The address as the checkout stored it (postalCode), or as older rows have it (postal_code). */
+function addressLines(value: unknown, locale: Locale): string[] {
+  const a = (typeof value === 'string' ? JSON.parse(value) : value) as Record<
+    string,
+    string | undefined
+  > | null;
+  if (!a) return [];
+  return [
+    a['street'],
+    a['additionalInfo'],
+    `${a['postalCode'] ?? a['postal_code'] ?? ''} ${a['city'] ?? ''}`.trim(),
+    a['country'] ? countryName(locale, a['country']) : undefined,
+  ].filter((line): line is string => Boolean(line));
+}
+
+export function shippingMail(
+  order: OrderSummary,
+  shipment: Shipment,
+  settings: SiteSettings,
+): MailMessage {
+  const locale = order.locale;
+  const t = TEXT[locale];
+  const tracking = [
+    ...(shipment.carrier ? [t.carrier(shipment.carrier)] : []),
+    ...(shipment.trackingNumber ? [t.number(shipment.trackingNumber)] : []),
+  ];
+  const parts: MailPart[] = [
+    { p: t.hello(order.name) },
+    { p: t.shipped(order.number) },
+    ...(tracking.length > 0 ? [{ block: { heading: t.tracking, lines: tracking } }] : []),
+    { heading: t.parcel },
+    {
+      list: order.lines.map(
+        (l) =>
+          `${l.title} (${l.type === 'original' ? t.original : t.print}, ${t.quantity(l.quantity)})`,
+      ),
+    },
+    { block: { heading: t.address, lines: addressLines(order.shippingAddress, locale) } },
+    { p: t.delivery },
+    { p: t.questions(settings.contact_email) },
+  ];
+  return {
+    to: { name: order.name, address: order.email },
+    from: { name: settings.site_title, address: settings.contact_email },
+    subject: t.subject(order.number),
+    ...composeMail(locale, parts, settings.site_title),
+  };
+}

@@ -1,0 +1,177 @@
+// 'Annulée' asks before it acts (issue 13 point 2): refund the customer through Stripe? put the
+// works back on sale? Two explicit answers, none chosen in advance — nothing happens silently. A
+// payment already refunded leaves only the second question. The works of the order are listed,
+// so the owner sees what would go back on sale.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { OrderDetail, OrderRow } from '../../schemas/admin-orders.ts';
+import { adminCall, euros } from '../api.ts';
+import { BUTTON, rich, type Translate } from '../settings/kit.tsx';
+import Modal from '../Modal.tsx';
+
+export interface CancelChoices {
+  refund?: boolean;
+  restock: boolean;
+}
+
+interface Props {
+  order: OrderRow;
+  t: Translate;
+  busy: boolean;
+  onConfirm: (choices: CancelChoices) => void;
+  onClose: () => void;
+}
+
+type Answer = 'yes' | 'no' | '';
+
+function Question({
+  name,
+  legend,
+  yes,
+  no,
+  value,
+  error,
+  onChange,
+}: {
+  name: string;
+  legend: string;
+  yes: string;
+  no: string;
+  value: Answer;
+  error: string;
+  onChange: (value: Answer) => void;
+}) {
+  const errorId = `cancel-${name}-error`;
+  return (
+    <fieldset
+      className="space-y-1 rounded border border-black/15 bg-white px-4 pt-1 pb-3"
+      aria-describedby={error ? errorId : undefined}
+      aria-invalid={error ? true : undefined}
+    >
+      <legend className="px-1 font-medium">{legend}</legend>
+      {error && (
+        <p id={errorId} className="text-sm font-medium text-red-800">
+          {error}
+        </p>
+      )}
+      {(['yes', 'no'] as const).map((answer) => (
+        <label key={answer} className="flex min-h-11 cursor-pointer items-center gap-3">
+          <input
+            type="radio"
+            name={name}
+            value={answer}
+            checked={value === answer}
+            onChange={() => onChange(answer)}
+            className="size-5 shrink-0 accent-ink"
+          />
+          {answer === 'yes' ? yes : no}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+export default function CancelDialog({ order, t, busy, onConfirm, onClose }: Props) {
+  const paid = order.payment === 'paid';
+  const [refund, setRefund] = useState<Answer>('');
+  const [restock, setRestock] = useState<Answer>('');
+  const [errors, setErrors] = useState<{ refund?: string; restock?: string }>({});
+  const [lines, setLines] = useState<OrderDetail['lines']>([]);
+  const form = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    let live = true;
+    void adminCall<{ order: OrderDetail }>('GET', `/api/admin/orders/${order.id}`).then((r) => {
+      if (live && r.ok) setLines(r.data.order.lines);
+    });
+    return () => {
+      live = false;
+    };
+  }, [order.id]);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const missing = {
+      ...(paid && !refund ? { refund: t('error.choose') } : {}),
+      ...(!restock ? { restock: t('error.choose') } : {}),
+    };
+    setErrors(missing);
+    const first = Object.keys(missing)[0];
+    if (first) {
+      form.current?.querySelector<HTMLInputElement>(`input[name="${first}"]`)?.focus();
+      return;
+    }
+    onConfirm({ ...(paid ? { refund: refund === 'yes' } : {}), restock: restock === 'yes' });
+  }
+
+  return (
+    <Modal
+      id="order-cancel"
+      title={rich(t('cancel.title'), {
+        number: <span className="whitespace-nowrap">{order.number}</span>,
+      })}
+      closeLabel={t('detail.close')}
+      onClose={onClose}
+    >
+      <form ref={form} noValidate onSubmit={submit} className="space-y-4">
+        <p className="text-[0.95rem] leading-relaxed">
+          {paid ? t('cancel.text') : t('cancel.textRefunded')}
+        </p>
+        {paid && (
+          <Question
+            name="refund"
+            legend={t('cancel.refund')}
+            yes={t('cancel.refundYes', {
+              amount: euros(order.totalCents, order.currency),
+              customer: order.customerName,
+            })}
+            no={t('cancel.refundNo')}
+            value={refund}
+            error={errors.refund ?? ''}
+            onChange={(value) => {
+              setRefund(value);
+              setErrors((e) => ({ ...e, refund: '' }));
+            }}
+          />
+        )}
+        <Question
+          name="restock"
+          legend={t('cancel.restock')}
+          yes={t('cancel.restockYes')}
+          no={t('cancel.restockNo')}
+          value={restock}
+          error={errors.restock ?? ''}
+          onChange={(value) => {
+            setRestock(value);
+            setErrors((e) => ({ ...e, restock: '' }));
+          }}
+        />
+        {lines.length > 0 && (
+          <div className="text-sm">
+            <p className="text-black/70">{t('cancel.works')}</p>
+            <ul className="mt-1 list-disc pl-5">
+              {lines.map((line, index) => (
+                <li key={index}>
+                  {line.title} (
+                  {line.type === 'original' ? t('detail.original') : t('detail.print')}
+                  {line.quantity > 1 ? ` × ${line.quantity}` : ''})
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        <div className="flex flex-col-reverse gap-3 border-t border-black/10 pt-4 sm:flex-row sm:justify-end">
+          <button type="button" className={BUTTON} onClick={onClose} disabled={busy}>
+            {t('back')}
+          </button>
+          <button
+            type="submit"
+            disabled={busy}
+            className="inline-flex min-h-11 items-center justify-center rounded bg-red-800 px-5 text-sm font-medium text-white hover:bg-red-900 disabled:opacity-60"
+          >
+            {busy ? t('saving') : t('cancel.confirm')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

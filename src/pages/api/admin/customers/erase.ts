@@ -1,0 +1,16 @@
+// POST /api/admin/customers/erase { email, confirmation } → erases a customer (a GDPR erasure
+// request, issue 13 point 8; api/admin/customers.ts says what goes and what stays). The owner types
+// the address again: a mismatch is `invalid_input` naming `confirmation`. 404 when nothing is held
+// about the address. Audited. Admin only (middleware), same origin only.
+import { requireAdmin } from '#api/accounts/guards.ts';
+import { eraseCustomer } from '#api/admin/customers.ts';
+import { getDb } from '#api/db/context.ts';
+import { defineEndpoint } from '#api/http/endpoint.ts';
+import { customerEraseSchema } from '../../../../schemas/admin-customers.ts';
+
+export const prerender = false;
+
+export const POST = defineEndpoint({
+  schema: customerEraseSchema,
+  handler: async (input, { locals }) => eraseCustomer(await getDb(), input, requireAdmin(locals)),
+});

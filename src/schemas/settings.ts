@@ -1,0 +1,200 @@
+// The site settings' shape and rules (back office §2 "Site settings", §3, §5, §9; issue 12), shared
+// by the settings service, the admin endpoint and the settings screen: one schema per key, each
+// message the French text the owner reads next to the field. Written with zod/mini, small enough
+// for the back office's island. Money is stored in cents; the screen shows euros.
+import * as z from 'zod/mini';
+import { CURRENCIES } from './currencies.ts';
+
+/** §5: the three promo code messages, verbatim. */
+export const PROMO_MESSAGES = {
+  codeRequired: 'Veuillez entrer un code promo',
+  discountRange: 'La remise doit être entre 1 et 100%',
+  duplicate: 'Ce code promo existe déjà',
+  codeFormat: 'Lettres, chiffres, tirets ou soulignés uniquement (32 au plus)',
+} as const;
+
+export const PROMO_DEFAULT_DISCOUNT = 10;
+export const PROMO_CODE_MAX_LENGTH = 32;
+
+/** §5: trimmed and forced to uppercase. */
+export function normalizePromoCode(code: string): string {
+  return code.trim().toUpperCase();
+}
+
+const text = (max: number, required: string | null, tooLong = `${max} caractères au plus`) =>
+  z
+    .string()
+    .check(
+      z.trim(),
+      ...(required ? [z.minLength(1, { error: required })] : []),
+      z.maxLength(max, { error: tooLong }),
+    );
+
+const euroCents = (label: string) =>
+  z.number({ error: `${label} : montant invalide` }).check(
+    z.int({ error: `${label} : montant invalide` }),
+    z.gte(0, { error: `${label} : le montant ne peut pas être négatif` }),
+    // Ten million euros: far above any shipping cost, and inside a 32-bit column.
+    z.lte(1_000_000_000, { error: `${label} : montant trop élevé` }),
+  );
+
+export const promoCodeSchema = z.object({
+  code: z
+    .string({ error: PROMO_MESSAGES.codeRequired })
+    .check(
+      z.trim(),
+      z.toUpperCase(),
+      z.minLength(1, { error: PROMO_MESSAGES.codeRequired }),
+      z.regex(/^[A-Z0-9_-]{0,32}$/, { error: PROMO_MESSAGES.codeFormat }),
+    ),
+  discount: z
+    .number({ error: PROMO_MESSAGES.discountRange })
+    .check(
+      z.int({ error: PROMO_MESSAGES.discountRange }),
+      z.gte(1, { error: PROMO_MESSAGES.discountRange }),
+      z.lte(100, { error: PROMO_MESSAGES.discountRange }),
+    ),
+  active: z.boolean(),
+});
+export type PromoCode = z.infer<typeof promoCodeSchema>;
+
+export const promoCodesSchema = z.array(promoCodeSchema).check(
+  z.maxLength(200, { error: '200 codes au plus' }),
+  z.superRefine((codes, ctx) => {
+    const seen = new Set<string>();
+    codes.forEach((promo, index) => {
+      if (seen.has(promo.code))
+        ctx.addIssue({
+          code: 'custom',
+          message: PROMO_MESSAGES.duplicate,
+          path: [index, 'code'],
+          input: promo.code,
+        });
+      seen.add(promo.code);
+    });
+  }),
+);
+
+const httpUrl = (error: string) =>
+  z.string().check(
+    z.trim(),
+    z.maxLength(300, { error }),
+    z.refine((value) => /^https?:\/\/[^\s/]+\.[^\s]+$/i.test(value), { error }),
+  );
+
+const hhmm = z.nullable(z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/)));
+
+export const settingsSchema = z.object({
+  site_title: text(120, 'Le titre du site est obligatoire'),
+  site_description: z.object({
+    fr: text(300, 'La description en français est obligatoire'),
+    en: text(300, 'La description en anglais est obligatoire'),
+  }),
+  artist_name: text(120, "Le nom de l'artiste est obligatoire"),
+  contact_email: z.string().check(
+    z.trim(),
+    z.toLowerCase(),
+    z.maxLength(254, { error: 'Adresse email invalide' }),
+    z.refine((value) => z.regexes.email.test(value), { error: 'Adresse email invalide' }),
+  ),
+  contact_phone: z
+    .string()
+    .check(z.trim(), z.regex(/^[0-9+().\s-]{0,40}$/, { error: 'Numéro de téléphone invalide' })),
+  contact_address: text(300, null),
+  instagram_url: z.union([
+    z.literal(''),
+    httpUrl('Adresse Instagram invalide (elle commence par https://)'),
+  ]),
+  site_maintenance: z.boolean(),
+  currency: z.enum(CURRENCIES, { error: 'Devise non proposée (EUR, USD ou GBP)' }),
+  shipping_info: z.object({
+    default_cost_cents: euroCents('Frais de port'),
+    free_threshold_cents: euroCents('Seuil de livraison gratuite'),
+  }),
+  promo_codes: promoCodesSchema,
+  /** The artist's portrait on the about page (a stored image master), or none. */
+  artist_portrait: z.nullable(
+    z.object({
+      sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+      width: z.number().check(z.int(), z.positive()),
+      height: z.number().check(z.int(), z.positive()),
+      alt: z.object({ fr: z.string(), en: z.string() }),
+    }),
+  ),
+  /** The code the storefront's promo banner advertises (storefront §1), '' for no banner. */
+  promo_banner_code: z
+    .string()
+    .check(
+      z.trim(),
+      z.toUpperCase(),
+      z.regex(/^[A-Z0-9_-]{0,32}$/, { error: PROMO_MESSAGES.codeFormat }),
+    ),
+  /** storefront §9: Tuesday to Saturday 10:00-19:00, Sunday 14:00-18:00, closed Monday. */
+  opening_hours: z.array(
+    z.object({
+      day: z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']),
+      open: hhmm,
+      close: hhmm,
+    }),
+  ),
+  /**
+   * The seller's legal identity (issue 12, beyond the spec): printed on invoices and the legal
+   * pages. SIRET is optional (a seller outside France has none); when given it has 14 digits.
+   */
+  legal_identity: z.object({
+    name: text(200, null),
+    address: text(400, null),
+    siret: z.string().check(
+      z.overwrite((value) => value.replace(/\s+/g, '')),
+      z.regex(/^(\d{14})?$/, { error: 'Le SIRET compte 14 chiffres' }),
+    ),
+    vat_mention: text(200, null),
+  }),
+});
+
+export type SiteSettings = z.infer<typeof settingsSchema>;
+export type SettingKey = keyof SiteSettings;
+
+/** What each tab of the settings screen saves, in one request and one transaction. */
+export const SETTINGS_TABS = {
+  general: [
+    'site_title',
+    'site_description',
+    'contact_email',
+    'contact_phone',
+    'contact_address',
+    'instagram_url',
+    'site_maintenance',
+    'legal_identity',
+  ],
+  commerce: ['currency', 'shipping_info'],
+  promotions: ['promo_codes', 'promo_banner_code'],
+} as const satisfies Record<string, readonly SettingKey[]>;
+export type SettingsTab = keyof typeof SETTINGS_TABS;
+
+/** §8: the green banner of each tab. */
+export const SETTINGS_SAVED: Record<SettingsTab, string> = {
+  general: 'Paramètres généraux enregistrés avec succès',
+  commerce: 'Paramètres e-commerce enregistrés avec succès',
+  promotions: 'Codes promotionnels enregistrés avec succès',
+};
+
+/** How card payments are really taken (the E-commerce tab shows it; nothing to tick). */
+export interface PaymentState {
+  provider: 'stripe';
+  /**
+   * live: a live secret key (sk_live_…); test: a Stripe test key (sk_test_…); emulator: no key,
+   * payments go to the built-in emulator (development and tests only).
+   */
+  mode: 'live' | 'test' | 'emulator';
+  secretKeyConfigured: boolean;
+  webhookSecretConfigured: boolean;
+}
+
+/** GET /api/admin/settings and the answer of a save. */
+export interface SettingsView {
+  settings: SiteSettings;
+  payment: PaymentState;
+  /** Keys a save changed (empty on GET). */
+  changed: SettingKey[];
+}

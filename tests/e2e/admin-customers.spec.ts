@@ -1,0 +1,389 @@
+// The customers screen end to end (back office §2 "Gestion des clients", §8, §9; issue 13 points
+// 6–8), in a real browser against the running server: 25 people sign up through the public signup
+// endpoint (five of them sign in), one of them buys a print through the real checkout and the
+// payment emulator under her address typed in capitals; the owner then finds them, sorts by
+// every column both ways, pages through them by 10, opens 'Détails du client' with the purchase
+// in its history, downloads the JSON export and reads it, and erases the buyer after typing her
+// address again. Axe (WCAG 2.2 AA) on the screen, the detail and the erase dialog at 1366 and
+// 390 px, the computed-style checks, and screenshots for a person to look at. It adds customers
+// to the shared server's database, so it runs in the `live` project.
+import http from 'node:http';
+import fs from 'node:fs/promises';
+import { devices, expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import type { CustomerExport, CustomerListView } from '../../src/schemas/admin-customers.ts';
+import { E2E_ADMIN, useOwner } from './admin.ts';
+import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
+import { expectLooksRight, settle } from './look.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+const ownerOf = useOwner();
+const run = Date.now().toString(36);
+const PASSWORD = 'un mot de passe solide 2026';
+const FIRST = ['Hélène', 'Émile', 'Zoé', 'Jérôme', 'Anaïs', 'Loïc', 'Maëlle', 'François'];
+const LAST = ['Dupré', 'Lefèvre', 'Kovač', 'Nuñez', 'Garçon', 'Martin'];
+/** 25 people of this run: the search for `run` finds them and no one else. */
+const PEOPLE = Array.from({ length: 25 }, (_, i) => ({
+  email: `client-${run}-${String(i).padStart(2, '0')}@example.test`,
+  name: `${FIRST[i % FIRST.length]} ${LAST[(i * 5) % LAST.length]} ${run}-${String(i).padStart(2, '0')}`,
+}));
+const BUYER = PEOPLE[7]!;
+const ORDER_BUTTON = /^Commander avec obligation de paiement · /;
+
+/**
+ * A JSON request from another loopback address: signup allows 10 an hour per client address
+ * (api/accounts), and 25 people sign up from 25 homes, not from one.
+ */
+function fromAddress(
+  baseURL: string,
+  address: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; text: string }> {
+  const url = new URL(path, baseURL);
+  const data = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        localAddress: address,
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(data),
+          Origin: url.origin,
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString() }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end(data);
+  });
+}
+
+/** A buyer in a browser of her own pays for one print on the emulator, as a guest. */
+async function buyPrint(browser: Browser, baseURL: string, email: string, name: string) {
+  const context = await browser.newContext({
+    baseURL,
+    userAgent: devices['Desktop Chrome'].userAgent,
+  });
+  const page = await context.newPage();
+  const errors = await preparePage(page);
+  const { works } = (await (await page.request.get('/api/availability')).json()) as {
+    works: { id: number; available: boolean; isSold: boolean; stock: number; type?: string }[];
+  };
+  const work = works.filter((w) => w.available && !w.isSold).sort((a, b) => b.stock - a.stock)[0]!;
+  const added = await page.request.post('/api/cart', {
+    data: { artworkId: work.id },
+    headers: { Origin: baseURL },
+  });
+  expect(added.ok(), await added.text()).toBe(true);
+  await page.goto('/panier');
+  await hydrated(page);
+  await page.getByRole('link', { name: 'Passer la commande' }).click();
+  await expect(page).toHaveURL(/\/commande$/);
+  await hydrated(page);
+  await page.getByRole('textbox', { name: 'Nom complet' }).fill(name);
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+  await page.getByRole('textbox', { name: 'Téléphone' }).fill('+33 6 12 34 56 78');
+  await page.getByRole('textbox', { name: 'Adresse', exact: true }).fill('12 rue des Lilas');
+  await page.getByRole('textbox', { name: 'Code postal' }).fill('69001');
+  await page.getByRole('textbox', { name: 'Ville' }).fill('Lyon');
+  await page.getByRole('combobox', { name: 'Pays' }).selectOption('FR');
+  await page.getByRole('checkbox', { name: /conditions générales de vente/ }).check();
+  await page.getByRole('button', { name: ORDER_BUTTON }).click();
+  await expect(page).toHaveURL(/\/emulator\/checkout\/cs_/);
+  await page.locator('#card_number').fill('4242 4242 4242 4242');
+  await page.locator('#expiry').fill('12 / 34');
+  await page.locator('#cvc').fill('123');
+  await page.getByRole('button', { name: /^Payer / }).click();
+  await expect(page.getByRole('heading', { name: 'Paiement confirmé', level: 1 })).toBeVisible();
+  await expect(page.getByText('Payé', { exact: true })).toBeVisible();
+  expect(errors).toEqual([]);
+  await context.close();
+}
+
+test.beforeAll(async ({ browser, baseURL }) => {
+  test.setTimeout(180_000);
+  for (const [i, person] of PEOPLE.entries()) {
+    const address = `127.0.0.${31 + Math.floor(i / 9)}`;
+    const signed = await fromAddress(baseURL!, address, '/api/auth/signup', {
+      email: person.email,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      fullName: person.name,
+      locale: 'fr',
+    });
+    expect(signed.status, signed.text).toBe(201);
+    // Five of them come back and sign in: 'Dernière connexion'.
+    if (i % 5 === 1) {
+      const login = await fromAddress(baseURL!, address, '/api/auth/login', {
+        email: person.email,
+        password: PASSWORD,
+      });
+      expect(login.status, login.text).toBe(200);
+    }
+  }
+  // One buys, typing her address in capitals: still the same customer.
+  await buyPrint(browser, baseURL!, BUYER.email.toUpperCase(), BUYER.name);
+});
+
+async function signIn(page: Page, path = '/admin/customers'): Promise<string[]> {
+  const errors = await preparePage(page);
+  await page.goto(path);
+  await expect(page).toHaveURL(/\/admin\/login\?redirect=/);
+  await page.getByLabel(/^Email/).fill(E2E_ADMIN.email);
+  await page.getByLabel(/^Mot de passe/).fill(E2E_ADMIN.password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page).toHaveURL(new RegExp(`${path.replace(/[?]/g, '\\?')}$`));
+  await hydrated(page);
+  return errors;
+}
+
+/** No load under way. */
+const idle = (page: Page) => expect(page.locator('main [aria-busy]')).toHaveCount(0);
+const table = (page: Page) => page.locator('main table').first();
+/** The customers shown, in order, by address (the table's or the cards'). */
+const shown = (page: Page, place: 'table' | 'cards' = 'table') =>
+  page.locator(place === 'table' ? 'main tbody tr[data-customer]' : 'main li[data-customer]');
+const emailsShown = async (rows: Locator) =>
+  (await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-customer') ?? ''))).map(
+    (e) => e.toLowerCase(),
+  );
+
+async function searchRun(page: Page) {
+  await page.getByRole('searchbox', { name: 'Rechercher un client' }).fill(run);
+  await expect(page).toHaveURL(new RegExp(`q=${run}`));
+  await idle(page);
+  await expect(page.getByText('25 résultat(s)')).toBeVisible();
+}
+
+test('the list: stat cards, search, every column sorted both ways, pages of 10', async ({
+  page,
+}) => {
+  const errors = await signIn(page);
+  await expect(page.getByRole('heading', { level: 1, name: 'Gestion des clients' })).toBeVisible();
+  const stats = page.getByRole('definition');
+  for (const label of ['Clients totaux', 'Clients avec commandes', 'Nouveaux ce mois'])
+    await expect(page.getByRole('term').filter({ hasText: label })).toBeVisible();
+  await expect(stats.first()).not.toHaveText('0');
+  await expect(page.getByPlaceholder('Rechercher par nom, email...')).toBeVisible();
+
+  await searchRun(page);
+  // §9: pages of 10, the pager only above 10.
+  const pager = page.getByRole('navigation', { name: 'Pages de la liste des clients' });
+  await expect(pager.getByText('Page 1 sur 3')).toBeVisible();
+  await expect(shown(page)).toHaveCount(10);
+  const seen = new Set(await emailsShown(shown(page)));
+  await pager.getByRole('button', { name: 'Suivant' }).click();
+  await expect(pager.getByText('Page 2 sur 3')).toBeVisible();
+  await idle(page);
+  for (const email of await emailsShown(shown(page))) seen.add(email);
+  await pager.getByRole('button', { name: 'Suivant' }).click();
+  await expect(pager.getByText('Page 3 sur 3')).toBeVisible();
+  await idle(page);
+  await expect(shown(page)).toHaveCount(5);
+  for (const email of await emailsShown(shown(page))) seen.add(email);
+  expect([...seen].sort()).toEqual(PEOPLE.map((p) => p.email).sort());
+  await expect(pager.getByRole('button', { name: 'Suivant' })).toBeDisabled();
+  await pager.getByRole('button', { name: 'Précédent' }).click();
+  await expect(pager.getByText('Page 2 sur 3')).toBeVisible();
+
+  // Every column: a first click ascending, a second descending — the same order as the endpoint.
+  const columns = [
+    ['Client', 'name'],
+    ['Inscrit le', 'registered'],
+    ['Dernière connexion', 'lastSignIn'],
+    ['Commandes', 'orders'],
+    ['Montant total', 'spent'],
+    ['Dernière commande', 'lastOrder'],
+  ] as const;
+  for (const [label, sort] of columns) {
+    const header = page.getByRole('columnheader', { name: label });
+    for (const dir of ['asc', 'desc'] as const) {
+      await header.getByRole('button').click();
+      await expect(header).toHaveAttribute('aria-sort', dir === 'asc' ? 'ascending' : 'descending');
+      await expect(page).toHaveURL(new RegExp(`sort=${sort}&dir=${dir}`));
+      await idle(page);
+      await expect(pager.getByText('Page 1 sur 3')).toBeVisible();
+      const expected = (await (
+        await ownerOf().get(`/api/admin/customers?q=${run}&sort=${sort}&dir=${dir}`)
+      ).json()) as CustomerListView;
+      expect(await emailsShown(shown(page))).toEqual(
+        expected.customers.map((c) => c.email.toLowerCase()),
+      );
+    }
+    // Only one column says how the list is sorted.
+    await expect(page.locator('th[aria-sort]')).toHaveCount(1);
+  }
+  // By name A → Z: accents do not send 'Émile' after 'Zoé'.
+  await page.getByRole('columnheader', { name: 'Client' }).getByRole('button').click();
+  await idle(page);
+  const names = await shown(page)
+    .locator('td:first-child button span:first-child')
+    .allTextContents();
+  const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  expect(names.map(fold)).toEqual([...names.map(fold)].sort());
+  // Orders, most first: the buyer leads with her one order and what she paid.
+  await page.getByRole('columnheader', { name: 'Commandes' }).getByRole('button').click();
+  await page.getByRole('columnheader', { name: 'Commandes' }).getByRole('button').click();
+  await expect(page.getByRole('columnheader', { name: 'Commandes' })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
+  await idle(page);
+  await expect(shown(page).first()).toHaveAttribute('data-customer', BUYER.email);
+  await expect(shown(page).first().locator('td').nth(3)).toHaveText('1');
+  // Nobody: the empty state.
+  await page.getByRole('searchbox', { name: 'Rechercher un client' }).fill(`${run}-personne`);
+  await expect(page.getByText('Aucun client trouvé')).toBeVisible();
+  await expect(pager).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('detail, JSON export and erasure of the buyer', async ({ page }) => {
+  const errors = await signIn(page, `/admin/customers?q=${run}`);
+  await expect(page.getByText('25 résultat(s)')).toBeVisible();
+  // A registered customer with no order is a customer: 'Jamais' for her missing dates.
+  const quiet = PEOPLE[0]!;
+  await page
+    .getByRole('searchbox', { name: 'Rechercher un client' })
+    .fill(quiet.email.toUpperCase());
+  await idle(page);
+  await expect(shown(page)).toHaveCount(1);
+  await expect(shown(page).first().locator('td')).toHaveText([
+    new RegExp(quiet.name),
+    /\d{2}\/\d{2}\/\d{4}/,
+    'Jamais',
+    '0',
+    /^0,00\s€$/,
+    'Jamais',
+  ]);
+
+  await page.getByRole('searchbox', { name: 'Rechercher un client' }).fill(BUYER.name);
+  await idle(page);
+  await expect(shown(page)).toHaveCount(1);
+  await page
+    .getByRole('button', { name: `${BUYER.name} ${BUYER.email} (voir les détails)` })
+    .first()
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Détails du client' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText(BUYER.name)).toBeVisible();
+  await expect(dialog.getByText('Compte client', { exact: true })).toBeVisible();
+  const history = dialog.getByRole('table', { name: 'Historique des commandes' });
+  await expect(history.locator('tbody tr')).toHaveCount(1);
+  await expect(history.locator('tbody tr td').nth(3)).toHaveText('Confirmée');
+  // The detail with its history passes axe at both widths too.
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
+    await expectNoAxeViolations(page);
+    await expectLooksRight(page);
+    await dialog
+      .getByRole('heading', { name: 'Historique des commandes' })
+      .scrollIntoViewIfNeeded();
+    if (width < 400) await expect(dialog.locator('li[data-order]')).toHaveText(/Confirmée/);
+    await page.screenshot({ path: test.info().outputPath(`customer-history-${width}.png`) });
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+
+  // Export: the download is the JSON of everything held about her.
+  const downloading = page.waitForEvent('download');
+  await dialog.getByRole('button', { name: 'Exporter les données (JSON)' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(
+    `donnees-client-${BUYER.email}-${new Date().toISOString().slice(0, 10)}.json`,
+  );
+  const data = JSON.parse(await fs.readFile(await download.path(), 'utf8')) as CustomerExport;
+  expect(data.account).toMatchObject({ email: BUYER.email, fullName: BUYER.name });
+  expect(data.orders).toHaveLength(1);
+  expect(data.orders[0]).toMatchObject({
+    customerEmail: BUYER.email.toUpperCase(),
+    customerPhone: '+33 6 12 34 56 78',
+  });
+  expect(JSON.stringify(data)).not.toMatch(/argon2|password/i);
+  await expect(dialog.getByText(/^Données exportées : donnees-client-/)).toBeVisible();
+
+  // Erasure: the address must be typed again before the button works.
+  await dialog.getByRole('button', { name: 'Effacer ce client' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Effacer ce client ?' });
+  await expect(confirm).toBeVisible();
+  await expect(confirm).toContainText('les factures');
+  const erase = confirm.getByRole('button', { name: 'Effacer définitivement' });
+  await expect(erase).toBeDisabled();
+  const typed = confirm.getByRole('textbox', {
+    name: "Pour confirmer, saisissez l'adresse email du client",
+  });
+  await typed.fill('pas la bonne adresse');
+  await expect(erase).toBeDisabled();
+  await typed.fill(BUYER.email.toUpperCase());
+  await expect(erase).toBeEnabled();
+  await erase.click();
+  await expect(dialog).toBeHidden();
+  const done = page.getByRole('status').filter({ hasText: 'Client effacé.' });
+  await expect(done).toBeVisible();
+  const pseudonym = /efface-[0-9a-f]{8}@invalid/.exec((await done.textContent())!)![0];
+  await idle(page);
+  await expect(page.getByText('0 résultat(s)')).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Rechercher un client' }).fill(run);
+  await expect(page.getByText('24 résultat(s)')).toBeVisible();
+  // Her order is still one, under the pseudonym, without an account.
+  const after = (await (
+    await ownerOf().get(`/api/admin/customers/detail?email=${encodeURIComponent(pseudonym)}`)
+  ).json()) as { name: string; orders: number; hasAccount: boolean };
+  expect(after).toMatchObject({ name: 'Client effacé', orders: 1, hasAccount: false });
+  expect(
+    (
+      await ownerOf().get(`/api/admin/customers/export?email=${encodeURIComponent(BUYER.email)}`)
+    ).status(),
+  ).toBe(404);
+  expect(errors).toEqual([]);
+});
+
+test('axe and the look at 1366 and 390 px: the screen, the detail, the erase dialog', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const errors = await signIn(page, `/admin/customers?q=${run}`);
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
+    await idle(page);
+    const rows = shown(page, width > 1000 ? 'table' : 'cards');
+    await expect(rows).toHaveCount(10);
+    if (width < 1000) await expect(table(page)).toBeHidden();
+    await settle(page);
+    await expectNoAxeViolations(page);
+    await expectLooksRight(page);
+    await page.screenshot({
+      path: test.info().outputPath(`customers-${width}.png`),
+      fullPage: true,
+    });
+
+    await rows.nth(1).getByRole('button').first().click();
+    const dialog = page.getByRole('dialog', { name: 'Détails du client' });
+    await expect(dialog.getByRole('heading', { name: 'Identité' })).toBeVisible();
+    await expect(dialog.getByText('Aucune commande pour ce client')).toBeVisible();
+    await expectNoAxeViolations(page);
+    await expectLooksRight(page);
+    await page.screenshot({ path: test.info().outputPath(`customer-detail-${width}.png`) });
+
+    await dialog.getByRole('button', { name: 'Effacer ce client' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Effacer ce client ?' });
+    await expect(confirm).toBeVisible();
+    await expectNoAxeViolations(page);
+    await expectLooksRight(page);
+    await page.screenshot({ path: test.info().outputPath(`customer-erase-${width}.png`) });
+    await confirm.getByRole('button', { name: 'Annuler' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(dialog.getByRole('button', { name: 'Effacer ce client' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  }
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,607 @@
+// The orders screen end to end, as the owner would use it (back office §2 "Gestion des commandes",
+// §4, §8; issue 13): two buyers pay through the real checkout and the payment emulator — one in
+// English for a print, one in French for an original, both works added by the owner for this
+// spec — then on /admin/orders the owner finds each by a part of the name (other case, no
+// accents) and by the Stripe session id, filters by status, opens the detail, marks the first
+// 'Expédiée' with a tracking number (the buyer's mail arrives, in English, with it), cancels the
+// second with the explicit choices (refund through the emulator, with its credit note, and
+// restock: the original can be bought again), and exports the CSV, read back as a spreadsheet reads it. Axe
+// (WCAG 2.2 AA) and the computed-style checks on the screen and every modal at 1366 and 390 px;
+// screenshots for a person to look at go to test-results/admin-orders/.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { devices, expect, test, type Browser, type Page, type Route } from '@playwright/test';
+import sharp from 'sharp';
+import type { OrderDetail, OrderList } from '../../src/schemas/admin-orders.ts';
+import { euros } from '../../src/admin/api.ts';
+import { parseMail } from '../helpers/mail.ts';
+import { E2E_ADMIN, useOwner } from './admin.ts';
+import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
+import { expectLooksRight, settle } from './look.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+const ownerOf = useOwner();
+const root = path.resolve(import.meta.dirname, '..', '..');
+const SHOTS = path.join(root, 'test-results', 'admin-orders');
+const MAIL_DIR = path.join(root, '.cache', `e2e-data-${process.env['E2E_PORT'] ?? '4399'}`, 'mail');
+
+const stamp = Date.now().toString(36);
+const PRINT = { title: `Marée basse, tirage ${stamp}`, priceCents: 24_000, quantity: 2 };
+const ORIGINAL = { title: `Marée basse ${stamp}`, priceCents: 185_000 };
+/** Names a search finds without their accents and case; unusual enough to be theirs alone. */
+const ZOE = {
+  name: 'Zoë Vandersteen-Öhlund',
+  email: `zoe.${stamp}@example.org`,
+  locale: 'en' as const,
+};
+const INES = {
+  name: 'Inês Albuquerque-Reis',
+  email: `ines.${stamp}@example.org`,
+  locale: 'fr' as const,
+};
+const TRACKING = `6A${stamp.toUpperCase()}FR`;
+
+interface Purchase {
+  sessionId: string;
+  number: string;
+  id: string;
+}
+const bought: { zoe?: Purchase; ines?: Purchase; originalId?: number } = {};
+
+/** The owner adds a work with its image through the back office's endpoints: its id. */
+async function addWork(
+  type: 'original' | 'print',
+  title: string,
+  priceCents: number,
+  originalId: number | null,
+): Promise<number> {
+  const photo = await sharp({
+    create: { width: 900, height: 700, channels: 3, background: '#6b4f3a' },
+  })
+    .jpeg()
+    .toBuffer();
+  const upload = await ownerOf().post('/api/admin/uploads', {
+    headers: { 'content-type': 'image/jpeg' },
+    data: photo,
+  });
+  expect(upload.status()).toBe(201);
+  const created = await ownerOf().post('/api/admin/artworks', {
+    data: {
+      type,
+      title: { fr: title, en: title },
+      description: { fr: '', en: '' },
+      technique: { fr: 'Huile sur toile', en: 'Oil on canvas' },
+      category: 'peinture',
+      collection: '',
+      year: 2026,
+      dimensions: '80 x 60 cm',
+      priceCents,
+      stock: type === 'print' ? 10 : 1,
+      editionSize: type === 'print' ? 30 : null,
+      isAvailable: true,
+      isSold: false,
+      originalId,
+      imageSha256: ((await upload.json()) as { sha256: string }).sha256,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return ((await created.json()) as { artwork: { id: number } }).artwork.id;
+}
+
+const CHECKOUT = {
+  fr: {
+    cart: '/panier',
+    proceed: 'Passer la commande',
+    url: /\/commande$/,
+    name: 'Nom complet',
+    phone: 'Téléphone',
+    street: 'Adresse',
+    postal: 'Code postal',
+    city: 'Ville',
+    country: 'Pays',
+    terms: /conditions générales de vente/,
+    order: /^Commander avec obligation de paiement · /,
+    pay: /^Payer /,
+    confirmed: 'Paiement confirmé',
+    paid: 'Payé',
+  },
+  en: {
+    cart: '/en/cart',
+    proceed: 'Proceed to checkout',
+    url: /\/en\/checkout$/,
+    name: 'Full name',
+    phone: 'Phone',
+    street: 'Street address',
+    postal: 'Postal code',
+    city: 'City',
+    country: 'Country',
+    terms: /terms of sale/,
+    order: /^Order with obligation to pay · /,
+    pay: /^Pay /,
+    confirmed: 'Payment confirmed',
+    paid: 'Paid',
+  },
+} as const;
+
+/** A buyer of their own (own cart, own email, own language) pays on the emulator: the session. */
+async function buy(
+  browser: Browser,
+  baseURL: string,
+  buyer: { name: string; email: string; locale: 'fr' | 'en' },
+  line: { id: number; quantity: number; title: string },
+): Promise<string> {
+  const c = CHECKOUT[buyer.locale];
+  const context = await browser.newContext({
+    baseURL,
+    userAgent: devices['Desktop Chrome'].userAgent,
+  });
+  const page = await context.newPage();
+  const errors = await preparePage(page);
+  // The works are new and not yet published: into the cart through the endpoint the gallery's
+  // 'Ajouter au panier' button calls; cart, checkout, emulator and success page are the real ones.
+  const added = await page.request.post('/api/cart', {
+    data: { artworkId: line.id, quantity: line.quantity },
+    headers: { Origin: baseURL },
+  });
+  expect(added.ok(), await added.text()).toBe(true);
+  await page.goto(c.cart);
+  await hydrated(page);
+  await expect(page.getByRole('heading', { name: line.title })).toBeVisible();
+  await page.getByRole('link', { name: c.proceed }).click();
+  await expect(page).toHaveURL(c.url);
+  await hydrated(page);
+  await page.getByRole('textbox', { name: c.name }).fill(buyer.name);
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(buyer.email);
+  await page.getByRole('textbox', { name: c.phone }).fill('+351 912 345 678');
+  await page.getByRole('textbox', { name: c.street, exact: true }).fill('Rua da Rosa 40');
+  await page.getByRole('textbox', { name: c.postal }).fill('1200-385');
+  await page.getByRole('textbox', { name: c.city }).fill('Lisboa');
+  await page.getByRole('combobox', { name: c.country }).selectOption('PT');
+  await page.getByRole('checkbox', { name: c.terms }).check();
+  await page.getByRole('button', { name: c.order }).click();
+
+  await expect(page).toHaveURL(/\/emulator\/checkout\/cs_/);
+  const sessionId = /\/emulator\/checkout\/(cs_[A-Za-z0-9_]+)/.exec(page.url())![1]!;
+  await page.locator('#card_number').fill('4242 4242 4242 4242');
+  await page.locator('#expiry').fill('12 / 34');
+  await page.locator('#cvc').fill('123');
+  await page.getByRole('button', { name: c.pay }).click();
+  await expect(page.getByRole('heading', { name: c.confirmed, level: 1 })).toBeVisible();
+  // Paid once the webhook has fulfilled the order.
+  await expect(page.getByText(c.paid, { exact: true })).toBeVisible();
+  expect(errors).toEqual([]);
+  await context.close();
+  return sessionId;
+}
+
+async function listOf(query: string): Promise<OrderList> {
+  const response = await ownerOf().get(`/api/admin/orders${query}`);
+  expect(response.status()).toBe(200);
+  return (await response.json()) as OrderList;
+}
+
+async function detailOf(id: string): Promise<OrderDetail> {
+  const response = await ownerOf().get(`/api/admin/orders/${id}`);
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { order: OrderDetail }).order;
+}
+
+async function signIn(page: Page, target: string) {
+  await page.goto(target);
+  await expect(page).toHaveURL(/\/admin\/login\?redirect=/);
+  await page.getByLabel(/^Email/).fill(E2E_ADMIN.email);
+  await page.getByLabel(/^Mot de passe/).fill(E2E_ADMIN.password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page).toHaveURL((url) => url.pathname === '/admin/orders');
+  await hydrated(page);
+}
+
+const search = (page: Page) => page.getByRole('searchbox', { name: 'Rechercher une commande' });
+const results = (page: Page) => page.getByText(/^\d+ résultat\(s\)$/);
+/** The visible row (table at 1366 px, card at 390 px) of an order. */
+const row = (page: Page, number: string) =>
+  page.locator(`[data-order="${number}"]`).filter({ visible: true });
+const statusOf = (page: Page, number: string) =>
+  page.getByRole('combobox', { name: `Statut de la commande ${number}` });
+const successBanner = (page: Page) => page.locator('main [role=status]').first();
+const errorBanner = (page: Page) => page.locator('main [role=alert]').first();
+
+/** Types a search and waits for the list to answer it. */
+async function find(page: Page, q: string, count: number) {
+  await search(page).fill(q);
+  await expect(page).toHaveURL(
+    new RegExp(`[?&]q=${encodeURIComponent(q.trim()).replace(/%20/g, '\\+')}`),
+  );
+  await expect(results(page)).toHaveText(`${count} résultat(s)`);
+}
+
+/** The newest mail to `address` holding `marker`, parsed, or null. */
+async function mailTo(address: string, marker: string) {
+  const names = (await fs.readdir(MAIL_DIR).catch(() => [] as string[])).filter((n) =>
+    n.endsWith('.eml'),
+  );
+  names.sort().reverse();
+  for (const name of names) {
+    const mail = parseMail(await fs.readFile(path.join(MAIL_DIR, name), 'utf8'));
+    const to = /^to:\s*(.*)$/im.exec(mail.headers)?.[1] ?? '';
+    if (to.toLowerCase().includes(address.toLowerCase()) && mail.text.includes(marker)) return mail;
+  }
+  return null;
+}
+
+/** RFC 4180 with ';' — what a spreadsheet does with the file. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let line: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ';') {
+      line.push(cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      line.push(cell);
+      rows.push(line);
+      line = [];
+      cell = '';
+      i++;
+    } else cell += c;
+  }
+  return rows;
+}
+
+async function look(page: Page, name: string) {
+  await settle(page);
+  await expectNoAxeViolations(page);
+  await expectLooksRight(page);
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+test('two buyers pay; the owner finds, filters, ships, cancels and exports their orders', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(300_000);
+  const originalId = await addWork('original', ORIGINAL.title, ORIGINAL.priceCents, null);
+  const printId = await addWork('print', PRINT.title, PRINT.priceCents, originalId);
+  bought.originalId = originalId;
+  const zoeSession = await buy(browser, baseURL!, ZOE, {
+    id: printId,
+    quantity: PRINT.quantity,
+    title: PRINT.title,
+  });
+  const inesSession = await buy(browser, baseURL!, INES, {
+    id: originalId,
+    quantity: 1,
+    title: ORIGINAL.title,
+  });
+  for (const [key, session] of [
+    ['zoe', zoeSession],
+    ['ines', inesSession],
+  ] as const) {
+    const [found] = (await listOf(`?q=${session}`)).orders;
+    expect(found, session).toBeDefined();
+    bought[key] = { sessionId: session, number: found!.number, id: found!.id };
+  }
+  const zoe = bought.zoe!;
+  const ines = bought.ines!;
+
+  const errors = await preparePage(page);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await signIn(page, '/admin/orders');
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Gestion des commandes' }),
+  ).toBeVisible();
+  await expect(row(page, zoe.number)).toBeVisible();
+  await expect(row(page, ines.number)).toBeVisible();
+
+  // A part of the name, another case, without the accents; then the session id, whole and cut.
+  await find(page, 'VANDERSTEEN-ohl', 1);
+  await expect(row(page, zoe.number)).toContainText(ZOE.name);
+  await find(page, 'ines albuquerque', 1);
+  await expect(row(page, ines.number)).toContainText(INES.name);
+  await expect(row(page, ines.number)).toContainText('Carte bancaire (Stripe)');
+  await expect(row(page, ines.number)).toContainText('Payée');
+  await find(page, zoe.sessionId, 1);
+  await expect(row(page, zoe.number)).toBeVisible();
+  await find(page, ines.sessionId.slice(0, 20), 1);
+  await expect(row(page, ines.number)).toBeVisible();
+  // The address keeps the search: a reload shows the same list.
+  await page.reload();
+  await hydrated(page);
+  await expect(search(page)).toHaveValue(ines.sessionId.slice(0, 20));
+  await expect(row(page, ines.number)).toBeVisible();
+  await find(page, 'nobody-by-this-name', 0);
+  await expect(page.getByText('Aucune commande trouvée')).toBeVisible();
+  await expect(page.getByText('Essayez de modifier vos critères de recherche')).toBeVisible();
+
+  // The detail of Zoë's order: everything the modal shows.
+  await find(page, stamp, 2);
+  await row(page, zoe.number)
+    .getByRole('button', { name: `Voir les détails de la commande ${zoe.number}` })
+    .click();
+  const detail = page.getByRole('dialog', { name: `Commande ${zoe.number}` });
+  await expect(detail).toBeVisible();
+  await expect(detail.getByText(ZOE.email)).toBeVisible();
+  await expect(detail.getByText('+351 912 345 678')).toBeVisible();
+  await expect(detail.getByText('Rua da Rosa 40')).toBeVisible();
+  await expect(detail.getByText('Portugal')).toBeVisible();
+  await expect(detail.getByRole('row', { name: new RegExp(PRINT.title) })).toContainText('480,00');
+  // 480 € is under the free-shipping threshold: shipping is charged ('Gratuite' only when 0).
+  const zoeDetail = await detailOf(zoe.id);
+  const shippingCell = detail
+    .locator('dt', { hasText: /^Livraison$/ })
+    .locator('xpath=following-sibling::dd[1]');
+  await expect(shippingCell).toHaveText(
+    zoeDetail.shippingCents === 0 ? 'Gratuite' : euros(zoeDetail.shippingCents),
+  );
+  await expect(detail.getByText('Carte bancaire (Stripe)')).toBeVisible();
+  await expect(detail.getByText(`${zoeSession.slice(0, 12)}…`)).toBeVisible();
+  await expect(
+    detail.getByText('Les détails complets du paiement sont dans le tableau de bord Stripe.'),
+  ).toBeVisible();
+  await expect(detail.getByRole('heading', { name: 'Historique' })).toBeVisible();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await detail.getByRole('button', { name: "Copier l'identifiant de session complet" }).click();
+  await expect(detail.getByText(`Identifiant copié : ${zoeSession}`)).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(zoeSession);
+  await look(page, 'orders-1366-detail');
+  await detail.getByRole('button', { name: 'Fermer' }).click();
+  await expect(detail).toBeHidden();
+
+  // 'Expédiée' asks for the carrier and the tracking number, then mails Zoë in English.
+  await statusOf(page, zoe.number).selectOption('shipped');
+  const ship = page.getByRole('dialog', {
+    name: `Marquer la commande ${zoe.number} comme expédiée`,
+  });
+  await expect(ship).toBeVisible();
+  await expect(ship).toContainText('anglais');
+  await ship.getByLabel('Transporteur (facultatif)').fill('Colissimo');
+  await ship.getByLabel('Numéro de suivi (facultatif)').fill(TRACKING);
+  await look(page, 'orders-1366-ship');
+  await ship.getByRole('button', { name: 'Marquer comme expédiée' }).click();
+  await expect(successBanner(page)).toContainText(
+    `Commande ${zoe.number} : statut « Expédiée » enregistré. Le client a été prévenu par e-mail.`,
+  );
+  await expect(statusOf(page, zoe.number)).toHaveValue('shipped');
+  let mail: Awaited<ReturnType<typeof mailTo>> = null;
+  await expect.poll(async () => (mail = await mailTo(ZOE.email, TRACKING))).not.toBeNull();
+  expect(mail!.text).toContain(`Tracking number: ${TRACKING}`);
+  expect(mail!.text).toContain('Carrier: Colissimo');
+  expect(mail!.text).toContain(`Good news: your order ${zoe.number} is on its way.`);
+  expect(mail!.html).toContain('<html lang="en">');
+
+  // Filter by status: shipped shows Zoë's only, confirmed Inês' only.
+  const filter = page.getByRole('combobox', { name: 'Statut', exact: true });
+  await filter.selectOption({ label: 'Expédiée' });
+  await expect(page).toHaveURL(/status=shipped/);
+  await expect(results(page)).toHaveText('1 résultat(s)');
+  await expect(row(page, zoe.number)).toBeVisible();
+  await filter.selectOption({ label: 'Confirmée' });
+  await expect(results(page)).toHaveText('1 résultat(s)');
+  await expect(row(page, ines.number)).toBeVisible();
+  await filter.selectOption({ label: 'Payée (Stripe)' });
+  await expect(results(page)).toHaveText('2 résultat(s)');
+  await filter.selectOption({ label: 'Tous les statuts' });
+
+  // The history records the change, by the owner.
+  expect((await detailOf(zoe.id)).history.at(-1)).toMatchObject({
+    action: 'order.status',
+    actor: E2E_ADMIN.email,
+    summary: `Confirmée → Expédiée (Colissimo, n° ${TRACKING})`,
+  });
+
+  // 'Annulée' asks the two questions, none answered in advance.
+  await statusOf(page, ines.number).selectOption('cancelled');
+  const cancel = page.getByRole('dialog', { name: `Annuler la commande ${ines.number}` });
+  await expect(cancel).toBeVisible();
+  await expect(cancel).toContainText(ORIGINAL.title);
+  await cancel.getByRole('button', { name: 'Annuler la commande' }).click();
+  await expect(cancel.getByText('Choisissez une réponse.')).toHaveCount(2);
+  await look(page, 'orders-1366-cancel');
+  await cancel
+    .getByRole('group', { name: 'Rembourser le client via Stripe ?' })
+    .getByRole('radio', { name: /^Oui, rembourser 1\s850,00\s€ à Inês Albuquerque-Reis$/ })
+    .check();
+  await cancel
+    .getByRole('group', { name: 'Remettre les œuvres en vente ?' })
+    .getByRole('radio', { name: 'Oui, les remettre en vente' })
+    .check();
+  await cancel.getByRole('button', { name: 'Annuler la commande' }).click();
+  await expect(cancel).toBeHidden();
+  await expect(successBanner(page)).toContainText(
+    `Commande ${ines.number} : statut « Annulée » enregistré.`,
+  );
+  await expect(successBanner(page)).toContainText('Œuvres remises en vente.');
+  await expect(successBanner(page)).toContainText(/Client remboursé de 1\s850,00\s€ via Stripe\./);
+  // A cancelled order changes no more: its status is text, not a dropdown.
+  await expect(statusOf(page, ines.number)).toHaveCount(0);
+  await expect(row(page, ines.number)).toContainText('Annulée');
+  const cancelled = await detailOf(ines.id);
+  expect(cancelled.fulfilment).toBe('cancelled');
+  // 1 850 € ships free.
+  expect(cancelled.shippingCents).toBe(0);
+  await row(page, ines.number)
+    .getByRole('button', { name: `Voir les détails de la commande ${ines.number}` })
+    .click();
+  const inesDetail = page.getByRole('dialog', { name: `Commande ${ines.number}` });
+  await expect(
+    inesDetail.locator('dt', { hasText: /^Livraison$/ }).locator('xpath=following-sibling::dd[1]'),
+  ).toHaveText('Gratuite');
+  await expect(inesDetail.getByText('Annulée', { exact: true })).toBeVisible();
+  await expect(inesDetail.getByText(/^1\s850,00\s€ remboursés le /)).toBeVisible();
+  await expect(inesDetail.getByRole('link', { name: "Télécharger l'avoir" })).toHaveAttribute(
+    'href',
+    `/api/admin/orders/${ines.id}/invoice?kind=credit_note`,
+  );
+  await look(page, 'orders-1366-detail-refunded');
+  await page.keyboard.press('Escape');
+  await expect(inesDetail).toBeHidden();
+  // Refunded through the emulator, with a credit note referring to the invoice.
+  expect(cancelled.payment).toBe('refunded');
+  expect(cancelled.refundedCents).toBe(cancelled.totalCents);
+  expect(cancelled.invoices.map((i) => i.kind)).toEqual(['invoice', 'credit_note']);
+  expect(cancelled.history.map((h) => h.summary)).toContainEqual(
+    expect.stringMatching(/^Remboursement via Stripe \(1\s850,00\s€, avoir A-/),
+  );
+
+  // The original can be bought again.
+  const again = await browser.newContext({ baseURL: baseURL! });
+  const buyable = await again.request.post('/api/cart', {
+    data: { artworkId: originalId, quantity: 1 },
+    headers: { Origin: baseURL! },
+  });
+  expect(buyable.ok(), await buyable.text()).toBe(true);
+  await again.close();
+
+  // The CSV of the list as filtered: both orders, read back as a French spreadsheet reads it.
+  await find(page, stamp, 2);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Exporter (CSV)' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^commandes-\d{4}-\d{2}-\d{2}\.csv$/);
+  const bytes = await fs.readFile(await download.path());
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const rows = parseCsv(bytes.subarray(3).toString('utf8'));
+  expect(rows[0]).toEqual([
+    'Commande',
+    'Date',
+    'Client',
+    'Email',
+    'Statut',
+    'Paiement',
+    'Sous-total',
+    'Remise',
+    'Livraison',
+    'Total',
+    'Devise',
+    'Code promo',
+  ]);
+  const byNumber = new Map(rows.slice(1).map((r) => [r[0], r]));
+  expect(byNumber.size).toBe(2);
+  expect(byNumber.get(zoe.number)).toEqual([
+    zoe.number,
+    expect.stringMatching(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/),
+    ZOE.name,
+    ZOE.email,
+    'Expédiée',
+    'Payée',
+    '480,00',
+    '0,00',
+    expect.stringMatching(/^\d+,\d{2}$/),
+    expect.stringMatching(/^\d+,\d{2}$/),
+    'EUR',
+    '',
+  ]);
+  expect(byNumber.get(ines.number)!.slice(2, 7)).toEqual([
+    INES.name,
+    INES.email,
+    'Annulée',
+    'Remboursée',
+    '1850,00',
+  ]);
+  expect(errors).toEqual([]);
+});
+
+test('the screen and its modals pass axe and look right at 1366 and 390 px; screenshots', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const zoe = bought.zoe!;
+  const errors = await preparePage(page);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await signIn(page, '/admin/orders');
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/admin/orders');
+    await hydrated(page);
+    await expect(row(page, zoe.number)).toBeVisible();
+    await look(page, `orders-${width}`);
+
+    // At 1366 px the table fits its box; on a phone nothing scrolls sideways.
+    if (width === 1366)
+      expect(
+        await page
+          .locator('main table')
+          .evaluate((table) => table.parentElement!.scrollWidth - table.parentElement!.clientWidth),
+      ).toBeLessThanOrEqual(0);
+    if (width === 390)
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        390,
+      );
+
+    await row(page, zoe.number)
+      .getByRole('button', { name: `Voir les détails de la commande ${zoe.number}` })
+      .click();
+    const detail = page.getByRole('dialog', { name: `Commande ${zoe.number}` });
+    await expect(detail.getByRole('heading', { name: 'Historique' })).toBeVisible();
+    await look(page, `orders-${width}-detail`);
+    // Its end too: refunds, invoices, history.
+    await detail.evaluate((dialog) => (dialog.scrollTop = dialog.scrollHeight));
+    await page.screenshot({ path: path.join(SHOTS, `orders-${width}-detail-end.png`) });
+    await page.keyboard.press('Escape');
+    await expect(detail).toBeHidden();
+    // The focus is back on the button that opened it.
+    await expect(
+      row(page, zoe.number).getByRole('button', {
+        name: `Voir les détails de la commande ${zoe.number}`,
+      }),
+    ).toBeFocused();
+
+    // Zoë's shipped order can still be cancelled: the dialog, then left unchanged.
+    await statusOf(page, zoe.number).selectOption('cancelled');
+    const cancel = page.getByRole('dialog', { name: `Annuler la commande ${zoe.number}` });
+    await expect(cancel).toBeVisible();
+    await look(page, `orders-${width}-cancel`);
+    await cancel.getByRole('button', { name: 'Retour' }).click();
+    await expect(cancel).toBeHidden();
+    await expect(statusOf(page, zoe.number)).toHaveValue('shipped');
+  }
+
+  // §8: a failed load says so and empties the list; 'Actualiser' brings it back.
+  const list = (url: URL) => url.pathname === '/api/admin/orders';
+  const failing = (route: Route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: '{}' });
+  await page.route(list, failing);
+  await page.getByRole('button', { name: 'Actualiser' }).click();
+  await expect(errorBanner(page)).toHaveText(
+    'Erreur lors du chargement des commandes: erreur interne du serveur',
+  );
+  await expect(row(page, zoe.number)).toHaveCount(0);
+  await expect(page.getByText('Aucune commande trouvée')).toHaveCount(0);
+  await page.screenshot({ path: path.join(SHOTS, 'orders-390-error.png'), fullPage: true });
+  await page.unroute(list, failing);
+  await page.getByRole('button', { name: 'Actualiser' }).click();
+  await expect(errorBanner(page)).toBeEmpty();
+  await expect(row(page, zoe.number)).toBeVisible();
+
+  // §8: a refused change says why.
+  await page.route(`**/api/admin/orders/${zoe.id}`, (route) =>
+    route.request().method() === 'PATCH'
+      ? route.fulfill({
+          status: 400,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: { code: 'rejected', message: 'refusé pour le test' } }),
+        })
+      : route.continue(),
+  );
+  await statusOf(page, zoe.number).selectOption('delivered');
+  await expect(errorBanner(page)).toHaveText(
+    'Erreur lors de la mise à jour du statut: refusé pour le test',
+  );
+  await expect(statusOf(page, zoe.number)).toHaveValue('shipped');
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,314 @@
+// The withdrawal function end to end (EU Directive 2023/2673; issue 13 point 9; docs/decisions/020):
+// a buyer pays through the real checkout and the payment emulator, then — signed out, without an
+// account — withdraws in two steps and reads the confirmation mail (.eml under the e2e server's
+// DATA_DIR); the same without JavaScript; 'Se rétracter du contrat ici' in every page's footer and
+// on /account. Axe (WCAG 2.2 AA) and the computed-style checks on both steps at 1366 and 390 px in
+// both languages; screenshots for a person to look at go to test-results/withdrawal/.
+// Works bought here are used by no other spec: palimpseste (print, stock 9), twice.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { parseMail } from '../helpers/mail.ts';
+import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
+import { expectLooksRight, settle } from './look.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const MAIL_DIR = path.join(ROOT, '.cache', `e2e-data-${process.env['E2E_PORT'] ?? '4399'}`, 'mail');
+const SHOTS = path.join(ROOT, 'test-results', 'withdrawal');
+const ORDER_BUTTON = /^Commander avec obligation de paiement · /;
+const WORK = { key: 'palimpseste', title: 'Palimpseste' };
+
+const SIZES = [
+  { name: 'desktop', width: 1366, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+const TEXT = {
+  fr: {
+    path: '/retractation',
+    link: 'Se rétracter du contrat ici',
+    heading: 'Se rétracter du contrat',
+    orderNumber: /^Numéro de commande/,
+    email: /^Adresse e-mail de la commande/,
+    continue: 'Continuer',
+    review: 'Vérifiez et confirmez',
+    statement:
+      'Je notifie par la présente ma rétractation du contrat portant sur la vente des biens ci-dessous\u00a0:',
+    confirm: 'Confirmer la rétractation',
+    done: 'Rétractation enregistrée',
+    notFound: 'Aucune commande payée ne correspond à ce numéro et à cette adresse e-mail.',
+    step: (n: number) => `Étape ${n} sur 2`,
+  },
+  en: {
+    path: '/en/withdrawal',
+    link: 'Withdraw from contract here',
+    heading: 'Withdraw from the contract',
+    orderNumber: /^Order number/,
+    email: /^Email address of the order/,
+    continue: 'Continue',
+    review: 'Check and confirm',
+    statement:
+      'I hereby give notice that I withdraw from my contract of sale of the following goods:',
+    confirm: 'Confirm withdrawal',
+    done: 'Withdrawal recorded',
+    notFound: 'No paid order matches this order number and email address.',
+    step: (n: number) => `Step ${n} of 2`,
+  },
+} as const;
+type Locale = keyof typeof TEXT;
+
+function freshEmail(tag: string): string {
+  return `${tag}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.org`;
+}
+
+/** A buyer of their own pays for one print on the emulator; the order number from the success page. */
+async function buy(browser: Browser, email: string): Promise<string> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors = await preparePage(page);
+  await page.goto(`/gallery?work=${WORK.key}`);
+  const block = page.getByRole('dialog').locator('[data-variant-block][data-type="print"]');
+  await block.getByRole('button', { name: 'Ajouter au panier' }).click();
+  await expect(block.getByText('Ajouté au panier')).toBeVisible();
+  await page.goto('/panier');
+  await hydrated(page);
+  await page.getByRole('link', { name: 'Passer la commande' }).click();
+  await expect(page).toHaveURL(/\/commande$/);
+  await hydrated(page);
+  await page.getByRole('textbox', { name: 'Nom complet' }).fill('Inês Duarte');
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+  await page.getByRole('textbox', { name: 'Téléphone' }).fill('+351 912 345 678');
+  await page.getByRole('textbox', { name: 'Adresse', exact: true }).fill('Rua da Rosa 40');
+  await page.getByRole('textbox', { name: 'Code postal' }).fill('1200-385');
+  await page.getByRole('textbox', { name: 'Ville' }).fill('Lisboa');
+  await page.getByRole('combobox', { name: 'Pays' }).selectOption('PT');
+  await page.getByRole('checkbox', { name: /conditions générales de vente/ }).check();
+  await page.getByRole('button', { name: ORDER_BUTTON }).click();
+  await expect(page).toHaveURL(/\/emulator\/checkout\/cs_/);
+  await page.locator('#card_number').fill('4242 4242 4242 4242');
+  await page.locator('#expiry').fill('12 / 34');
+  await page.locator('#cvc').fill('123');
+  await page.getByRole('button', { name: /^Payer / }).click();
+  await expect(page.getByRole('heading', { name: 'Paiement confirmé', level: 1 })).toBeVisible();
+  await expect(page.getByText('Payé', { exact: true })).toBeVisible();
+  const number = (await page.getByText(/^GS-\d{4}-\d{5}$/).textContent())!.trim();
+  expect(errors).toEqual([]);
+  await context.close();
+  return number;
+}
+
+/** The newest mail to `address`, waited for (it leaves after the answer). */
+async function mailTo(address: string): Promise<{ subject: string; text: string; html: string }> {
+  let found: { subject: string; text: string; html: string } | null = null;
+  await expect
+    .poll(
+      async () => {
+        const names = (await fs.readdir(MAIL_DIR).catch(() => [] as string[])).filter((n) =>
+          n.endsWith('.eml'),
+        );
+        names.sort().reverse();
+        for (const name of names) {
+          const mail = parseMail(await fs.readFile(path.join(MAIL_DIR, name), 'utf8'));
+          const to = /^to:\s*(.*)$/im.exec(mail.headers)?.[1] ?? '';
+          const subject = /^subject:\s*(.*)$/im.exec(mail.headers)?.[1] ?? '';
+          if (!to.includes(address) || !mail.html) continue;
+          if (!mail.text.includes('Je notifie') && !mail.text.includes('I hereby')) continue;
+          found = { subject, text: mail.text.replace(/\r\n/g, '\n'), html: mail.html };
+          return true;
+        }
+        return false;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+  return found!;
+}
+
+/** The computed-style checks, axe, and a full-page screenshot for a person to look at. */
+async function looksRight(page: Page, name: string): Promise<void> {
+  await settle(page);
+  await expectLooksRight(page);
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+async function fillStep1(page: Page, locale: Locale, orderNumber: string, email: string) {
+  const text = TEXT[locale];
+  await page.getByRole('textbox', { name: text.orderNumber }).fill(orderNumber);
+  await page.getByRole('textbox', { name: text.email }).fill(email);
+  await page.getByRole('button', { name: text.continue }).click();
+}
+
+test('a buyer withdraws without an account in two steps and receives the confirmation mail', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const email = freshEmail('withdraw');
+  const orderNumber = await buy(browser, email);
+  const errors = await preparePage(page);
+
+  // Both steps, both languages, both widths: step 2 only shows once number and email matched.
+  for (const locale of ['fr', 'en'] as const) {
+    const text = TEXT[locale];
+    for (const size of SIZES) {
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await page.goto(text.path);
+      await hydrated(page);
+      await expect(page.getByRole('heading', { name: text.heading, level: 1 })).toBeVisible();
+      await expect(page.getByText(text.step(1))).toBeVisible();
+      await looksRight(page, `step1-${locale}-${size.width}`);
+      // The number as a buyer may type it: lower case, spaces around.
+      await fillStep1(page, locale, ` ${orderNumber.toLowerCase()} `, email.toUpperCase());
+      const review = page.getByRole('heading', { name: text.review, level: 2 });
+      await expect(review).toBeVisible();
+      await expect(review).toBeFocused();
+      await expect(page.getByText(text.step(2))).toBeVisible();
+      await expect(page.getByText(orderNumber, { exact: true })).toBeVisible();
+      await expect(page.locator('main').getByText(WORK.title).first()).toBeVisible();
+      await expect(page.locator('blockquote')).toContainText(text.statement);
+      await expect(page.locator('blockquote')).toContainText(orderNumber);
+      await expect(page.getByRole('button', { name: text.confirm })).toBeVisible();
+      await looksRight(page, `step2-${locale}-${size.width}`);
+    }
+  }
+
+  // A wrong address: the one neutral answer, next to the form, nothing about the order.
+  await page.goto(TEXT.fr.path);
+  await hydrated(page);
+  await fillStep1(page, 'fr', orderNumber, 'someone.else@example.org');
+  await expect(page.getByRole('alert').filter({ hasText: TEXT.fr.notFound })).toBeVisible();
+  await expect(page.locator('main')).not.toContainText(WORK.title);
+  await looksRight(page, 'step1-not-found-fr-390');
+  // An empty form is checked in the browser, next to its fields.
+  await page.getByRole('textbox', { name: TEXT.fr.orderNumber }).fill('');
+  await page.getByRole('button', { name: TEXT.fr.continue }).click();
+  await expect(page.getByRole('textbox', { name: TEXT.fr.orderNumber })).toHaveAttribute(
+    'aria-invalid',
+    'true',
+  );
+  await expect(page.getByRole('textbox', { name: TEXT.fr.orderNumber })).toBeFocused();
+
+  // The withdrawal itself, on a phone, in French.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await fillStep1(page, 'fr', orderNumber, email);
+  await page.getByRole('button', { name: TEXT.fr.confirm }).click();
+  const done = page.getByRole('heading', { name: TEXT.fr.done, level: 2 });
+  await expect(done).toBeVisible();
+  await expect(done).toBeFocused();
+  await expect(
+    page.getByText(`Un e-mail de confirmation vient d’être envoyé à ${email}`),
+  ).toBeVisible();
+  await expect(
+    page.getByText(
+      /^Votre rétractation de la commande GS-\d{4}-\d{5} a été enregistrée le \d{1,2} \S+ \d{4} à \d{2}:\d{2} \(heure de Paris\)\.$/,
+    ),
+  ).toBeVisible();
+  await looksRight(page, 'done-fr-390');
+
+  const mail = await mailTo(email);
+  expect(mail.text).toContain(TEXT.fr.statement);
+  expect(mail.text).toContain(`Commande n° ${orderNumber}`);
+  expect(mail.text).toContain(`${WORK.title} — Tirage d’art`);
+  expect(mail.text).toMatch(/le \d{1,2} \S+ \d{4} à \d{2}:\d{2} \(heure de Paris\)/);
+  expect(mail.html).toContain('Je notifie par la présente');
+
+  // Back to step 1 later: the withdrawal made is shown again, and no second one is recorded.
+  await page.goto(TEXT.en.path);
+  await hydrated(page);
+  await fillStep1(page, 'en', orderNumber, email);
+  await expect(page.getByRole('heading', { name: TEXT.en.done, level: 2 })).toBeVisible();
+  await expect(page.getByText('You had already withdrawn from this order')).toBeVisible();
+  await looksRight(page, 'done-again-en-390');
+  expect(errors).toEqual([]);
+});
+
+test('without JavaScript the page answers its own forms, both steps and the confirmation', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const email = freshEmail('nojs');
+  const orderNumber = await buy(browser, email);
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/en/withdrawal');
+  await fillStep1(page, 'en', orderNumber, email);
+  await expect(page).toHaveURL(/\/en\/withdrawal$/);
+  await expect(page.getByRole('heading', { name: TEXT.en.review, level: 2 })).toBeVisible();
+  await expect(page.locator('blockquote')).toContainText(TEXT.en.statement);
+  await expect(page.locator('main').getByText(WORK.title).first()).toBeVisible();
+  await page.getByRole('button', { name: TEXT.en.confirm }).click();
+  await expect(page.getByRole('heading', { name: TEXT.en.done, level: 2 })).toBeVisible();
+  await expect(page.getByText(`A confirmation email has just been sent to ${email}`)).toBeVisible();
+  const mail = await mailTo(email);
+  expect(mail.text).toContain(TEXT.en.statement);
+  expect(mail.text).toContain('(Paris time)');
+  // A wrong address without JavaScript: the same neutral answer, the fields kept.
+  await page.goto('/retractation');
+  await fillStep1(page, 'fr', orderNumber, 'someone.else@example.org');
+  await expect(page.getByRole('alert').filter({ hasText: TEXT.fr.notFound })).toBeVisible();
+  await expect(page.getByRole('textbox', { name: TEXT.fr.orderNumber })).toHaveValue(orderNumber);
+  await context.close();
+});
+
+test('every page type has the link in its footer, and /account has it too', async ({ page }) => {
+  test.setTimeout(60_000);
+  const pages = [
+    '/',
+    '/gallery',
+    '/about',
+    '/contact',
+    '/privacy',
+    '/terms',
+    '/panier',
+    '/commande',
+    '/login',
+    '/signup',
+    '/forgot-password',
+    '/cancel',
+    '/retractation',
+    '/no-such-page',
+  ];
+  for (const locale of ['fr', 'en'] as const) {
+    const { link, path: target } = TEXT[locale];
+    for (const pagePath of pages) {
+      const url = locale === 'en' ? (pagePath === '/' ? '/en/' : `/en${pagePath}`) : pagePath;
+      await page.goto(url);
+      const footer = page.locator('footer');
+      await expect(footer.getByRole('link', { name: link }), url).toHaveAttribute('href', target);
+    }
+  }
+
+  // /account, signed in: the link beside the orders.
+  const email = freshEmail('account');
+  const password = 'un mot de passe solide';
+  const signup = await page.request.post('/api/auth/signup', {
+    data: { email, password, confirmPassword: password, fullName: 'Ana Ribeiro', locale: 'fr' },
+    headers: { Origin: new URL(page.url()).origin },
+  });
+  expect(signup.ok(), await signup.text()).toBe(true);
+  const login = await page.request.post('/api/auth/login', {
+    data: { email, password },
+    headers: { Origin: new URL(page.url()).origin },
+  });
+  expect(login.ok(), await login.text()).toBe(true);
+  await page.goto('/account');
+  await expect(page).toHaveURL(/\/account$/);
+  const main = page.locator('main');
+  await expect(main.getByRole('link', { name: TEXT.fr.link })).toHaveAttribute(
+    'href',
+    '/retractation',
+  );
+  await page.goto('/en/account');
+  await expect(page.locator('main').getByRole('link', { name: TEXT.en.link })).toHaveAttribute(
+    'href',
+    '/en/withdrawal',
+  );
+  // The old spellings lead to the page.
+  await page.goto('/en/retractation');
+  await expect(page).toHaveURL(/\/en\/withdrawal$/);
+  await page.goto('/withdrawal');
+  await expect(page).toHaveURL(/\/retractation$/);
+});
