@@ -1,0 +1,368 @@
+// The gallery owner's walk through the back office (issue 11), in a real browser against the
+// running server: sign in, the dashboard, a new work with a phone photo (GPS in its EXIF) that
+// reaches both galleries without its metadata, a price change, hiding, marking an original
+// sold, deleting — each followed on the public pages through publishing. Axe (WCAG 2.2 AA) on every
+// admin screen and the open form, at 1280 and 390 px. It changes the catalogue, so it runs in the
+// `live` project, after the other specs — and first among the admin-* specs (hence the '0' in its
+// name; files run in name order): its ordering test reads the gallery's card order, which the
+// other specs' linked originals and prints (one card for both) would make ambiguous.
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import sharp from 'sharp';
+import { E2E_ADMIN, useOwner } from './admin.ts';
+import { expectNoAxeViolations, hydrated } from './helpers.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+const ownerOf = useOwner();
+
+async function signIn(page: Page, path = '/admin/artworks') {
+  await page.goto(path);
+  await expect(page).toHaveURL(/\/admin\/login\?redirect=/);
+  await page.getByLabel(/^Email/).fill(E2E_ADMIN.email);
+  await page.getByLabel(/^Mot de passe/).fill(E2E_ADMIN.password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+  await hydrated(page);
+}
+
+/** Waits until the public page shows (or no longer shows) a text: the publish has landed. */
+async function publicPage(request: APIRequestContext, path: string, text: string, present = true) {
+  await expect
+    .poll(async () => (await (await request.get(path)).text()).includes(text), {
+      timeout: 120_000,
+      intervals: [500],
+    })
+    .toBe(present);
+}
+
+/** An original added through the back office's endpoints, with its uploaded image: its id. */
+async function addOriginal(title: { fr: string; en: string }, photo: Buffer): Promise<number> {
+  const upload = await ownerOf().post('/api/admin/uploads', {
+    headers: { 'content-type': 'image/jpeg' },
+    data: photo,
+  });
+  expect(upload.status()).toBe(201);
+  const created = await ownerOf().post('/api/admin/artworks', {
+    data: {
+      type: 'original',
+      title,
+      description: { fr: '', en: '' },
+      technique: { fr: 'Huile sur toile', en: 'Oil on canvas' },
+      category: 'peinture',
+      collection: '',
+      year: 2026,
+      dimensions: '60 x 50 cm',
+      priceCents: 250_000,
+      stock: 1,
+      editionSize: null,
+      isAvailable: true,
+      isSold: false,
+      originalId: null,
+      imageSha256: ((await upload.json()) as { sha256: string }).sha256,
+    },
+  });
+  expect(created.status()).toBe(201);
+  return ((await created.json()) as { artwork: { id: number } }).artwork.id;
+}
+
+test('the owner signs in; the empty fields, the dashboard and every section pass axe', async ({
+  page,
+}) => {
+  // Six screens, the form and the menu, each through axe at two widths: a minute on two busy cores.
+  test.setTimeout(180_000);
+  await page.goto('/admin/login');
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Veuillez remplir tous les champs');
+  await signIn(page, '/admin/dashboard');
+  await expect(page.getByRole('heading', { level: 1, name: 'Tableau de bord' })).toBeVisible();
+  await expect(page.getByText('Connecté en tant que')).toContainText(E2E_ADMIN.name);
+  await expect(page.getByText('Œuvres en ligne')).toBeVisible();
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const section of [
+      'dashboard',
+      'artworks',
+      'orders',
+      'customers',
+      'analytics',
+      'settings',
+    ]) {
+      await page.goto(`/admin/${section}`);
+      await expectNoAxeViolations(page);
+    }
+    // The form, open over the works, and the menu of small screens.
+    await page.goto('/admin/artworks');
+    await hydrated(page);
+    await page.getByRole('button', { name: 'Ajouter une œuvre' }).click();
+    await expect(page.getByRole('dialog', { name: 'Ajouter une nouvelle œuvre' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    if (width === 390) {
+      await page.getByRole('button', { name: 'Menu' }).click();
+      await expect(page.getByRole('link', { name: 'Œuvres' })).toBeVisible();
+      await expectNoAxeViolations(page);
+    }
+  }
+});
+
+test('a work added with a phone photo reaches both galleries without its GPS; price, hiding, sold and deletion follow', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(420_000);
+  await signIn(page);
+  const stamp = Date.now().toString(36);
+  const title = { fr: `Marée haute ${stamp}`, en: `High tide ${stamp}` };
+  const photo = await sharp({
+    create: { width: 1600, height: 1200, channels: 3, background: '#2a5d7c' },
+  })
+    .jpeg()
+    .withMetadata({ exif: { IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '38/1 42/1 0/1' } } })
+    .toBuffer();
+
+  await page.getByRole('button', { name: 'Ajouter une œuvre' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Ajouter une nouvelle œuvre' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('Dimensions')).toHaveValue('100 x 80 cm');
+  await expectNoAxeViolations(page);
+  await dialog.getByLabel(/^Titre \(français\)/).fill(title.fr);
+  await dialog.getByLabel(/^Titre \(anglais\)/).fill(title.en);
+  await dialog.getByLabel(/^Prix/).fill('380');
+  await dialog
+    .getByLabel(/^Image/)
+    .setInputFiles({ name: 'IMG_2041.jpg', mimeType: 'image/jpeg', buffer: photo });
+  await expect(dialog.getByRole('img', { name: "Aperçu de l'image choisie" })).toBeVisible();
+  await dialog.getByRole('button', { name: "Ajouter l'œuvre" }).click();
+  await expect(page.getByRole('status').getByText('Œuvre ajoutée')).toBeVisible();
+  const card = page.locator('[data-artwork-card]').filter({ hasText: title.fr });
+  await expect(card).toBeVisible();
+
+  await publicPage(request, '/gallery', title.fr);
+  await publicPage(request, '/en/gallery', title.en);
+  // Every variant the gallery serves of it is metadata-free.
+  const html = await (await request.get('/gallery')).text();
+  const at = html.indexOf(title.fr);
+  const sha = /\/media\/([0-9a-f]{64})\//.exec(html.slice(Math.max(0, at - 4000), at))?.[1];
+  expect(sha).toBeTruthy();
+  for (const file of ['400', '800', '1200'].flatMap((w) => [`${w}.avif`, `${w}.webp`])) {
+    const image = await request.get(`/media/${sha}/${file}`);
+    expect(image.status()).toBe(200);
+    const meta = await sharp(await image.body()).metadata();
+    expect(meta.exif, file).toBeUndefined();
+  }
+
+  // The price, then hiding it.
+  await card.getByRole('button', { name: 'Modifier' }).click();
+  const edit = page.getByRole('dialog', { name: `Modifier l'œuvre: ${title.fr}` });
+  await edit.getByLabel(/^Prix/).fill('415');
+  await edit.getByRole('button', { name: 'Enregistrer les modifications' }).click();
+  await expect(page.getByRole('status').getByText('Modifications enregistrées')).toBeVisible();
+  await publicPage(request, '/gallery', '415');
+  await card.getByRole('button', { name: 'Masquer' }).click();
+  await expect(card.getByText('Masquée')).toBeVisible();
+  await publicPage(request, '/gallery', title.fr, false);
+  await publicPage(request, '/en/gallery', title.en, false);
+
+  // An original of its own marked sold: the gallery says 'Vendue' and no cart takes it.
+  const originalTitle = `Phare ${stamp}`;
+  const soldId = await addOriginal({ fr: originalTitle, en: `Lighthouse ${stamp}` }, photo);
+  await page.reload();
+  await hydrated(page);
+  const sold = page.locator(`[data-artwork-card="${soldId}"]`);
+  page.once('dialog', (d) => void d.accept());
+  await sold.getByRole('button', { name: 'Vendu' }).click();
+  await expect(page.getByRole('status').getByText('Œuvre marquée comme vendue')).toBeVisible();
+  await expect(sold.getByText('Vendu', { exact: true }).first()).toBeVisible();
+  await expect
+    .poll(
+      async () => {
+        // The price line of the work's own card in the gallery's list says it.
+        const gallery = await (await request.get('/gallery')).text();
+        return new RegExp(
+          `data-artwork-id="${soldId}"[^>]*data-price="[^"]*"[^>]*>\\s*Vendue`,
+        ).test(gallery);
+      },
+      { timeout: 120_000, intervals: [500] },
+    )
+    .toBe(true);
+  const add = await request.post('/api/cart', {
+    data: { artworkId: soldId },
+    headers: { Origin: new URL(page.url()).origin },
+  });
+  expect(add.status()).toBe(409);
+
+  // Deleting the new work (never ordered): gone from the list.
+  page.once('dialog', (d) => void d.accept());
+  await card.getByRole('button', { name: 'Supprimer' }).click();
+  await expect(page.getByRole('status').getByText('Œuvre supprimée')).toBeVisible();
+  await expect(card).toHaveCount(0);
+});
+
+test('the order: dragged by pointer and by keyboard, up, down and reset — the gallery follows', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(420_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page);
+  const cards = page.locator('[data-artwork-card]');
+  const titleAt = async (i: number) => (await cards.nth(i).locator('h2').textContent()) ?? '';
+  /** The gallery shows `first` before `then` (works group by original, so titles, not ids). */
+  const galleryPuts = (first: string, then: string) =>
+    expect
+      .poll(
+        async () => {
+          const html = await (await request.get('/gallery')).text();
+          return html.indexOf(first) >= 0 && html.indexOf(first) < html.indexOf(then);
+        },
+        { timeout: 120_000, intervals: [500] },
+      )
+      .toBe(true);
+  /** The first card further down whose title differs from the first two cards'. */
+  const another = async () => {
+    const seen = [await titleAt(0), await titleAt(1)];
+    for (let i = 2; ; i++) if (!seen.includes(await titleAt(i))) return i;
+  };
+
+  // By pointer, at desktop width: the first card dragged onto the second's place.
+  const [firstTitle, secondTitle] = [await titleAt(0), await titleAt(1)];
+  expect(firstTitle).not.toBe(secondTitle);
+  const handle = (await cards
+    .nth(0)
+    .getByRole('button', { name: /^Déplacer/ })
+    .boundingBox())!;
+  const [box0, box1] = [(await cards.nth(0).boundingBox())!, (await cards.nth(1).boundingBox())!];
+  const start = { x: handle.x + handle.width / 2, y: handle.y + handle.height / 2 };
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  // As a hand does: a small first move picks it up, then the way to the next place.
+  await page.mouse.move(start.x + 10, start.y + 4, { steps: 3 });
+  await expect(cards.nth(0).getByRole('button', { name: /^Déplacer/ })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await page.mouse.move(start.x + box1.x - box0.x, start.y + box1.y - box0.y, { steps: 25 });
+  // The second card has made way (it slides towards the first place) before the drop.
+  await expect(cards.nth(1)).toHaveAttribute('style', /translate3d\(-\d/);
+  await page.mouse.up();
+  await expect.poll(() => titleAt(0), { timeout: 10_000 }).toBe(secondTitle);
+  expect(await titleAt(1)).toBe(firstTitle);
+  await galleryPuts(secondTitle, firstTitle);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  // By keyboard: Space to pick up, ArrowUp until first, Space to drop.
+  const from = await another();
+  const moved = await titleAt(from);
+  const wasFirst = await titleAt(0);
+  const grip = cards.nth(from).getByRole('button', { name: /^Déplacer/ });
+  await grip.focus();
+  await page.keyboard.press('Space');
+  await expect(grip).toHaveAttribute('aria-pressed', 'true');
+  // One place at a time: each move is announced (dnd-kit's live region) before the next key.
+  const announced = page.locator('[id^="DndLiveRegion"]');
+  for (let place = from; place >= 1; place--) {
+    await page.keyboard.press('ArrowUp');
+    await expect(announced).toContainText(`position ${place}.`);
+  }
+  await page.keyboard.press('Space');
+  await expect.poll(() => titleAt(0), { timeout: 10_000 }).toBe(moved);
+  await galleryPuts(moved, wasFirst);
+
+  // 'Haut' on the second card brings the former first back up.
+  expect(await titleAt(1)).toBe(wasFirst);
+  await cards.nth(1).getByRole('button', { name: 'Haut' }).click();
+  await expect(page.getByRole('status').getByText('Ordre mis à jour').first()).toBeVisible();
+  await expect.poll(() => titleAt(0), { timeout: 10_000 }).toBe(wasFirst);
+  await galleryPuts(wasFirst, moved);
+
+  // 'Bas' on the first card; then the reset puts the newest work first again.
+  await cards.nth(0).getByRole('button', { name: 'Bas' }).click();
+  await expect.poll(() => titleAt(0), { timeout: 10_000 }).toBe(moved);
+  // The newest work (the previous test's, put first when it was added) leads after a reset.
+  const newest = firstTitle;
+
+  // Reset, after the confirmation: newest first again.
+  page.once('dialog', (d) => {
+    expect(d.message()).toBe("Êtes-vous sûr de vouloir réinitialiser l'ordre d'affichage ?");
+    void d.accept();
+  });
+  await page.getByRole('button', { name: "Réinitialiser l'ordre" }).click();
+  await expect(page.getByRole('status').getByText('Ordre réinitialisé')).toBeVisible();
+  await expect.poll(() => titleAt(0), { timeout: 10_000 }).toBe(newest);
+  await galleryPuts(newest, moved);
+});
+
+test('deleting a work that was bought archives it: off the site, its order keeps its title', async ({
+  page,
+  browser,
+  baseURL,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  const stamp = Date.now().toString(36);
+  const title = `Vendue en ligne ${stamp}`;
+  const photo = await sharp({
+    create: { width: 900, height: 700, channels: 3, background: '#7c5a2a' },
+  })
+    .jpeg()
+    .toBuffer();
+  const workId = await addOriginal({ fr: title, en: `Sold online ${stamp}` }, photo);
+
+  // A buyer pays for it on the payment page.
+  const buyer = await browser.newContext();
+  const shop = await buyer.newPage();
+  const headers = { Origin: baseURL! };
+  expect(
+    (await shop.request.post('/api/cart', { data: { artworkId: workId }, headers })).status(),
+  ).toBe(200);
+  const checkout = await shop.request.post('/api/checkout', {
+    headers,
+    data: {
+      locale: 'fr',
+      items: [{ artworkId: workId, quantity: 1 }],
+      customer: { name: 'Inès Collectionneuse', email: 'ines@example.test' },
+      shippingAddress: {
+        street: '3 rue des Arts',
+        city: 'Lyon',
+        postalCode: '69001',
+        country: 'FR',
+      },
+      billingSameAsShipping: true,
+      acceptTerms: true,
+    },
+  });
+  expect(checkout.status(), await checkout.text()).toBe(201);
+  const { url, sessionId } = (await checkout.json()) as { url: string; sessionId: string };
+  await shop.goto(url);
+  await shop.locator('#card_number').fill('4242 4242 4242 4242');
+  await shop.locator('#expiry').fill('12 / 34');
+  await shop.locator('#cvc').fill('123');
+  await shop.getByRole('button', { name: /^(Payer|Pay) / }).click();
+  await expect
+    .poll(async () => {
+      const status = await request.get(`/api/orders/status?session_id=${sessionId}`);
+      return ((await status.json()) as { state: string }).state;
+    })
+    .toBe('confirmed');
+  await buyer.close();
+
+  // The owner deletes it: it is archived, not erased.
+  await signIn(page);
+  const card = page.locator(`[data-artwork-card="${workId}"]`);
+  page.once('dialog', (d) => void d.accept());
+  await card.getByRole('button', { name: 'Supprimer' }).click();
+  await expect(
+    page
+      .getByRole('status')
+      .getByText("Œuvre archivée : elle reste dans l'historique des commandes"),
+  ).toBeVisible();
+  await expect(card).toHaveCount(0);
+  await publicPage(request, '/gallery', title, false);
+  const order = (await (
+    await request.get(`/api/orders/status?session_id=${sessionId}`)
+  ).json()) as {
+    order: { lines: { title: string }[] };
+  };
+  expect(order.order.lines.map((line) => line.title)).toEqual([title]);
+});
