@@ -15,7 +15,7 @@ import {
 } from '../../src/schemas/analytics.ts';
 import { timeOf, type Clock } from '../clock.ts';
 import type { Database } from '../db/index.ts';
-import { addDays, isSale, parisDay, parisMidnight, saleAmount, saleDay } from '../orders/sales.ts';
+import { addDays, parisDay, parisMidnight } from '../orders/sales.ts';
 import { liveSettings } from '../settings/index.ts';
 
 export type { Analytics };
@@ -89,11 +89,10 @@ export async function analytics(
         ? // 0 is the week ending today; the oldest (possibly shorter) comes first once sorted.
           sql`-((${today}::date - g::date) / 7)`
         : sql`date_trunc('month', g::date)`;
-  // One pass over the sales of the whole span the figures need (the previous period and the two
-  // calendar years of the monthly comparison), folded into Paris days; every figure of sales over
-  // time is then read from those few hundred rows.
+  // Sales over time come from the days the database folds them into (sales_days, migration
+  // 20261123_0750): the whole span the figures need — the previous period and the two calendar
+  // years of the monthly comparison — is at most two years of day rows.
   const spanFrom = previousFrom < `${year - 1}-01-01` ? previousFrom : `${year - 1}-01-01`;
-  const periodEnd = parisMidnight(addDays(today, 1));
 
   const [overTime, lines, customers, visits, settings] = await Promise.all([
     sql<{
@@ -105,12 +104,9 @@ export async function analytics(
       buckets: { from: string; to: string; revenue: number; orders: number }[];
       monthly: { year: number; month: number; revenue: number }[];
     }>`
-      WITH s AS MATERIALIZED (
-        SELECT ${saleDay()} AS day, ${saleAmount()} AS amount, lower(customer_email) AS email
-        FROM orders
-        WHERE ${isSale()} AND paid_at >= ${parisMidnight(spanFrom)} AND paid_at < ${periodEnd}
-      ), daily AS MATERIALIZED (
-        SELECT day, sum(amount) AS revenue, count(*) AS orders FROM s GROUP BY day
+      WITH daily AS MATERIALIZED (
+        SELECT day, revenue_cents AS revenue, orders FROM sales_days
+        WHERE day >= ${spanFrom}::date AND day <= ${today}::date AND orders > 0
       )
       SELECT
         (SELECT coalesce(sum(revenue), 0) FROM daily WHERE day >= ${from}::date) AS revenue,
@@ -119,7 +115,8 @@ export async function analytics(
           WHERE day >= ${previousFrom}::date AND day < ${from}::date) AS previous_revenue,
         (SELECT coalesce(sum(orders), 0) FROM daily
           WHERE day >= ${previousFrom}::date AND day < ${from}::date) AS previous_orders,
-        (SELECT count(DISTINCT email) FROM s WHERE day >= ${from}::date) AS buyers,
+        (SELECT count(DISTINCT email) FROM sales_day_buyers
+          WHERE day >= ${from}::date AND day <= ${today}::date) AS buyers,
         (SELECT json_agg(b ORDER BY b.bucket) FROM (
           SELECT d.bucket, min(d.day)::text AS "from", max(d.day)::text AS "to",
                  coalesce(sum(daily.revenue), 0) AS revenue, coalesce(sum(daily.orders), 0) AS orders
@@ -137,24 +134,21 @@ export async function analytics(
           FROM generate_series(${`${year - 1}-01-01`}::date, ${`${year}-12-01`}::date,
                                interval '1 month') AS g
         ) m) AS monthly`.execute(db),
-    // The period's lines: revenue per type of work (the order's discount shared pro rata, shipping
-    // belonging to no work) and the five best sellers (unit price × quantity, §9).
+    // The period's lines, folded by day and work (sales_day_works): revenue per type of work (the
+    // order's discount shared pro rata, shipping belonging to no work) and the five best sellers
+    // (unit price × quantity, §9).
     sql<{
       types: { artwork_type: string; revenue: number }[] | null;
       top: { title: string; key: string | null; quantity: number; revenue: number }[] | null;
     }>`
       WITH l AS MATERIALIZED (
-        SELECT i.artwork_id, i.artwork_type, i.title, i.quantity, i.unit_price_cents,
-               o.subtotal_cents, o.discount_cents
-        FROM orders o JOIN order_items i ON i.order_id = o.id
-        WHERE ${isSale('o')} AND o.paid_at >= ${parisMidnight(from)} AND o.paid_at < ${periodEnd}
+        SELECT artwork_id, lost_title, artwork_type, title, quantity, gross_cents, net_cents
+        FROM sales_day_works
+        WHERE day >= ${from}::date AND day <= ${today}::date
       )
       SELECT
         (SELECT json_agg(t) FROM (
-          SELECT artwork_type,
-                 round(sum(unit_price_cents * quantity
-                   * (subtotal_cents - discount_cents)::numeric / nullif(subtotal_cents, 0)))
-                   AS revenue
+          SELECT artwork_type, round(sum(net_cents)) AS revenue
           FROM l GROUP BY artwork_type
         ) t) AS types,
         (SELECT json_agg(w) FROM (
@@ -164,9 +158,8 @@ export async function analytics(
                    THEN regexp_replace(coalesce(og.slug, a.slug), '-(original|print)$', '') END AS key,
                  x.quantity, x.revenue
           FROM (
-            SELECT artwork_id, CASE WHEN artwork_id IS NULL THEN title END AS lost,
-                   min(title) AS title, sum(quantity) AS quantity,
-                   sum(unit_price_cents * quantity) AS revenue
+            SELECT artwork_id, lost_title, min(title) AS title, sum(quantity) AS quantity,
+                   sum(gross_cents) AS revenue
             FROM l GROUP BY 1, 2
             ORDER BY quantity DESC, revenue DESC, title
             LIMIT 5

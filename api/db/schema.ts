@@ -24,6 +24,8 @@ export type JsonPrimitive = boolean | number | string | null;
 
 export type JsonValue = JsonArray | JsonObject | JsonPrimitive;
 
+export type Numeric = ColumnType<string, number | string, number | string>;
+
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
 export interface AdminInvitations {
@@ -232,6 +234,28 @@ export interface RateLimits {
   window_start: Timestamp;
 }
 
+export interface SalesDayBuyers {
+  day: string;
+  email: string;
+}
+
+export interface SalesDays {
+  day: string;
+  orders: Generated<number>;
+  revenue_cents: Generated<Int8>;
+}
+
+export interface SalesDayWorks {
+  artwork_id: number | null;
+  artwork_type: string;
+  day: string;
+  gross_cents: Int8;
+  lost_title: string | null;
+  net_cents: Numeric;
+  quantity: number;
+  title: string;
+}
+
 export interface Sessions {
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
@@ -325,6 +349,9 @@ export interface DB {
   orders: Orders;
   password_reset_tokens: PasswordResetTokens;
   rate_limits: RateLimits;
+  sales_day_buyers: SalesDayBuyers;
+  sales_day_works: SalesDayWorks;
+  sales_days: SalesDays;
   sessions: Sessions;
   site_settings: SiteSettings;
   subscriptions: Subscriptions;

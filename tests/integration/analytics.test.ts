@@ -559,3 +559,203 @@ describe('GET /api/admin/analytics', () => {
     expect(body.error.fields.period).toContain('7d');
   });
 });
+
+describe('the day rollups the analytics read (migration 20261123_0750)', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(() => t.dispose());
+
+  const SALE = sql`o.payment_status = 'paid' AND o.status <> 'cancelled' AND o.paid_at IS NOT NULL`;
+  const DAY = sql`(o.paid_at AT TIME ZONE 'Europe/Paris')::date`;
+
+  /** The rollups as stored, and as computed afresh from the orders: they must be equal. */
+  async function both() {
+    const stored = {
+      days: (
+        await sql<{ day: string; revenue: string; orders: number }>`
+          SELECT day::text, revenue_cents::text AS revenue, orders FROM sales_days
+          WHERE orders > 0 ORDER BY day`.execute(t.db)
+      ).rows,
+      works: (
+        await sql`SELECT day::text, artwork_id, lost_title, artwork_type, title, quantity,
+                         gross_cents::text AS gross, round(net_cents, 6)::text AS net
+                  FROM sales_day_works ORDER BY 1, 2, 3, 4`.execute(t.db)
+      ).rows,
+      buyers: (await sql`SELECT day::text, email FROM sales_day_buyers ORDER BY 1, 2`.execute(t.db))
+        .rows,
+    };
+    const fresh = {
+      days: (
+        await sql<{ day: string; revenue: string; orders: number }>`
+          SELECT ${DAY}::text AS day, sum(o.total_cents)::text AS revenue, count(*)::int AS orders
+          FROM orders o WHERE ${SALE} GROUP BY 1 ORDER BY 1`.execute(t.db)
+      ).rows,
+      works: (
+        await sql`SELECT ${DAY}::text AS day, i.artwork_id,
+                         CASE WHEN i.artwork_id IS NULL THEN i.title END AS lost_title,
+                         i.artwork_type, min(i.title) AS title, sum(i.quantity)::int AS quantity,
+                         sum(i.unit_price_cents * i.quantity)::text AS gross,
+                         round(sum(i.unit_price_cents * i.quantity
+                           * (o.subtotal_cents - o.discount_cents)::numeric
+                           / nullif(o.subtotal_cents, 0)), 6)::text AS net
+                  FROM orders o JOIN order_items i ON i.order_id = o.id WHERE ${SALE}
+                  GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`.execute(t.db)
+      ).rows,
+      buyers: (
+        await sql`SELECT DISTINCT ${DAY}::text AS day, lower(o.customer_email) AS email
+                  FROM orders o WHERE ${SALE} ORDER BY 1, 2`.execute(t.db)
+      ).rows,
+    };
+    return { stored, fresh };
+  }
+
+  it('follow sales paid, refunded, cancelled, moved, renamed, discounted, erased and deleted', async () => {
+    const work = await makeWorkWithPrint(t.db);
+    const lone = await makeArtwork(t.db, { title_fr: 'Œuvre retirée' });
+    const a = await makeOrder(t.db, {
+      email: 'Ana@Example.test',
+      lines: [{ artworkId: work.print, type: 'print', unitPriceCents: 30_000, quantity: 2 }],
+      discountCents: 6_000,
+      shippingCents: 1_500,
+      paidAt: at('2026-11-20T23:30:00Z'), // 00:30 on 21 November in Paris
+    });
+    const b = await makeOrder(t.db, {
+      email: 'ana@example.test',
+      lines: [
+        { artworkId: work.original, type: 'original', unitPriceCents: 200_000 },
+        { artworkId: lone.id, type: 'original', unitPriceCents: 90_000 },
+      ],
+      paidAt: at('2026-11-21T09:00:00Z'),
+    });
+    // The webhook's order: created unpaid with its lines, then paid.
+    const c = await makeOrder(t.db, {
+      email: 'zoe@example.test',
+      lines: [{ artworkId: work.print, type: 'print', unitPriceCents: 30_000 }],
+      paidAt: null,
+    });
+    let { stored, fresh } = await both();
+    expect(stored).toEqual(fresh);
+    expect(stored.days).toEqual([{ day: '2026-11-21', revenue: '345500', orders: 2 }]);
+    expect(stored.buyers).toEqual([{ day: '2026-11-21', email: 'ana@example.test' }]);
+
+    const steps: [string, () => Promise<unknown>][] = [
+      [
+        'paid',
+        () =>
+          t.db
+            .updateTable('orders')
+            .set({
+              payment_status: 'paid',
+              status: 'confirmed',
+              paid_at: at('2026-11-22T12:00:00Z'),
+            })
+            .where('id', '=', c.id)
+            .execute(),
+      ],
+      [
+        'refunded',
+        () =>
+          t.db
+            .updateTable('orders')
+            .set({ payment_status: 'refunded' })
+            .where('id', '=', a.id)
+            .execute(),
+      ],
+      [
+        'refund undone',
+        () =>
+          t.db
+            .updateTable('orders')
+            .set({ payment_status: 'paid' })
+            .where('id', '=', a.id)
+            .execute(),
+      ],
+      [
+        'cancelled',
+        () =>
+          t.db.updateTable('orders').set({ status: 'cancelled' }).where('id', '=', b.id).execute(),
+      ],
+      [
+        'reinstated and moved to another day',
+        () =>
+          t.db
+            .updateTable('orders')
+            .set({ status: 'confirmed', paid_at: at('2026-11-23T08:00:00Z') })
+            .where('id', '=', b.id)
+            .execute(),
+      ],
+      [
+        'discount changed',
+        () =>
+          t.db
+            .updateTable('orders')
+            .set({ discount_cents: 12_000, total_cents: 49_500 })
+            .where('id', '=', a.id)
+            .execute(),
+      ],
+      [
+        'buyer erased',
+        () =>
+          t.db
+            .updateTable('orders')
+            .set({ customer_email: 'erased@example.invalid' })
+            .where('id', '=', c.id)
+            .execute(),
+      ],
+      [
+        'a line added',
+        () =>
+          t.db
+            .insertInto('order_items')
+            .values({
+              order_id: c.id,
+              artwork_id: work.print,
+              artwork_type: 'print',
+              title: 'Tirage',
+              unit_price_cents: 30_000,
+              quantity: 1,
+            })
+            .execute(),
+      ],
+      ['a work deleted', () => t.db.deleteFrom('artworks').where('id', '=', lone.id).execute()],
+      ['an order deleted', () => t.db.deleteFrom('orders').where('id', '=', a.id).execute()],
+    ];
+    for (const [step, change] of steps) {
+      await change();
+      ({ stored, fresh } = await both());
+      expect(stored, step).toEqual(fresh);
+    }
+    expect(stored.works.some((w) => (w as { lost_title: string | null }).lost_title !== null)).toBe(
+      true,
+    );
+  });
+
+  it('two transactions selling on the same day both count', async () => {
+    const work = await makeWorkWithPrint(t.db);
+    const day = at('2026-10-02T10:00:00Z');
+    await Promise.all(
+      [1, 2, 3, 4].map((n) =>
+        t.db.transaction().execute((trx) =>
+          makeOrder(trx, {
+            email: `buyer-${n}@example.test`,
+            lines: [{ artworkId: work.print, type: 'print', unitPriceCents: 10_000 * n }],
+            paidAt: day,
+          }),
+        ),
+      ),
+    );
+    const row = await sql<{ revenue: string; orders: number }>`
+      SELECT revenue_cents::text AS revenue, orders FROM sales_days WHERE day = '2026-10-02'`.execute(
+      t.db,
+    );
+    expect(row.rows).toEqual([{ revenue: '100000', orders: 4 }]);
+    const { stored, fresh } = await both();
+    expect(stored).toEqual(fresh);
+  });
+});
+
+function at(iso: string): Date {
+  return new Date(iso);
+}
