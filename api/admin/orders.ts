@@ -4,7 +4,7 @@
 // 'Annulée' with the owner's explicit refund and restock choices — and the accountant's CSV.
 // Only orders that were paid are listed (payment paid or refunded): open, expired and failed
 // checkouts never are.
-import { sql, type RawBuilder, type Transaction } from 'kysely';
+import { sql, type QueryCreator, type RawBuilder, type Transaction } from 'kysely';
 import type {
   InvoiceRef,
   OrderDetail,
@@ -76,7 +76,7 @@ const SORTS: Record<OrderSort, RawBuilder<unknown>> = {
 };
 
 /** The listed orders matching the search (number, name, email, session id) and the filter. */
-function matching(db: Executor, query: Pick<OrderListQuery, 'q' | 'status'>) {
+function matching(db: QueryCreator<DB>, query: Pick<OrderListQuery, 'q' | 'status'>) {
   let rows = db.selectFrom('orders as o').where('o.payment_status', 'in', LISTED);
   if (query.status === 'paid') rows = rows.where('o.payment_status', '=', Payment.paid);
   else if (query.status !== 'all') rows = rows.where('o.status', '=', query.status);
@@ -146,24 +146,45 @@ function toRow(r: RowColumns): OrderRow {
 const hasInvoice = sql<boolean>`EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id AND i.kind = 'invoice')`;
 
 /**
- * One page of the list (§2), with how many orders there are and how many match. The page and the
- * number of matches come from one pass (a window count), so a search reads the orders once.
+ * One page of the list (§2), with how many orders there are and how many match. A search counts
+ * its matches in the same pass as the page (a window count: it reads the matching orders once,
+ * through the trigram index of migration 20261123_0760). Without a search, the page walks the
+ * sort's index and stops after the page, and the orders are counted beside it.
  */
 export async function listAdminOrders(db: Database, query: OrderListQuery): Promise<OrderList> {
-  const unfiltered = query.q.trim() === '' && query.status === 'all';
+  const searching = query.q.trim() !== '';
+  const unfiltered = !searching && query.status === 'all';
+  // A search reads its matches first (a materialized CTE, through the trigram index), then sorts
+  // and counts them: left to itself, the planner would walk a sort index for the LIMIT and filter
+  // all 100 000 orders on the way, though the window count needs every match anyway.
+  const source = () =>
+    searching
+      ? db
+          .with(
+            (cte) => cte('o').materialized(),
+            (qb) => matching(qb, query).selectAll('o'),
+          )
+          .selectFrom('o')
+      : matching(db, query);
   const page = (n: number) =>
-    matching(db, query)
+    source()
       .select([
         ...ROW_COLUMNS,
         hasInvoice.as('has_invoice'),
-        sql<string>`count(*) OVER ()`.as('matching'),
+        (searching ? sql<string | null>`count(*) OVER ()` : sql<string | null>`NULL`).as(
+          'matching',
+        ),
       ])
       .orderBy(SORTS[query.sort], query.dir)
       .orderBy('o.id', query.dir)
       .limit(ORDERS_PAGE_SIZE)
       .offset((n - 1) * ORDERS_PAGE_SIZE)
       .execute();
-  const [all, first] = await Promise.all([
+  const countMatching = () =>
+    matching(db, query)
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+  const [all, counted, first] = await Promise.all([
     unfiltered
       ? null
       : db
@@ -171,17 +192,15 @@ export async function listAdminOrders(db: Database, query: OrderListQuery): Prom
           .where('payment_status', 'in', LISTED)
           .select((eb) => eb.fn.countAll<string>().as('n'))
           .executeTakeFirstOrThrow(),
+    searching ? null : countMatching(),
     page(query.page),
   ]);
   let rows = first;
-  let count = Number(rows[0]?.matching ?? 0);
+  let count = counted ? Number(counted.n) : Number(rows[0]?.matching ?? 0);
   let current = query.page;
   if (rows.length === 0 && query.page > 1) {
     // Past the last page (the list shrank since): count, then show the last page.
-    const found = await matching(db, query)
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow();
-    count = Number(found.n);
+    if (searching) count = Number((await countMatching()).n);
     current = Math.max(1, Math.ceil(count / ORDERS_PAGE_SIZE));
     if (count > 0) rows = await page(current);
   }

@@ -5,12 +5,13 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect } from 'kysely';
 import { generate, PostgresDialect } from 'kysely-codegen';
+import { PGLITE_EXTENSIONS } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 
 const target = path.join(import.meta.dirname, '..', 'db', 'schema.ts');
 const check = process.argv.includes('--check');
 
-const pglite = new PGlite();
+const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
 const db = new Kysely<unknown>({ dialect: new PGliteDialect({ pglite }) });
 try {
   await migrateToLatest(db);

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema.ts';
@@ -52,6 +53,9 @@ const parseInt8 = (value: string): number => Number(value);
 const keepText = (value: string): string => value;
 /** Parsers every PGlite instance of ours uses (tests create instances from a template dump). */
 export const PGLITE_PARSERS = { [INT8]: parseInt8, [DATE]: keepText };
+/** The extensions the migrations use (pg_trgm: the orders search index, migration 0760); every
+ * embedded database is opened with them, or it cannot use its own indexes. */
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 export interface OpenOptions {
   databaseUrl?: string | undefined;
@@ -106,7 +110,7 @@ async function openPgliteDir(dir: string): Promise<DatabaseHandle> {
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   const releaseLock = acquireLock(`${dir}.lock`);
   try {
-    const pglite = new PGlite(dir, { parsers: PGLITE_PARSERS });
+    const pglite = new PGlite(dir, { parsers: PGLITE_PARSERS, extensions: PGLITE_EXTENSIONS });
     await pglite.waitReady;
     return wrapPglite(pglite, `embedded PGlite in ${dir}`, releaseLock);
   } catch (error) {

@@ -4,7 +4,12 @@ import fs from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { openDatabase, PGLITE_PARSERS, type DatabaseHandle } from '#api/db/index.ts';
+import {
+  openDatabase,
+  PGLITE_EXTENSIONS,
+  PGLITE_PARSERS,
+  type DatabaseHandle,
+} from '#api/db/index.ts';
 import { databaseUrlFor, quoteIdent } from './pg-admin.ts';
 
 export type TestDbKind = 'pglite' | 'postgres';
@@ -45,10 +50,11 @@ export async function createTestDatabase(
 ): Promise<TestDatabase> {
   if (testDbKind() === 'pglite') {
     const pglite = options.empty
-      ? new PGlite({ parsers: PGLITE_PARSERS })
+      ? new PGlite({ parsers: PGLITE_PARSERS, extensions: PGLITE_EXTENSIONS })
       : new PGlite({
           loadDataDir: new Blob([await fs.readFile(inject('pgliteTemplate'))]),
           parsers: PGLITE_PARSERS,
+          extensions: PGLITE_EXTENSIONS,
         });
     const handle = await openDatabase({ pglite });
     return { ...handle, url: undefined, dispose: () => handle.close() };

@@ -5,6 +5,7 @@
 // status change is audited, refused in French when the order cannot take it; 'Expédiée' mails the
 // buyer in their language with the tracking number; 'Annulée' asks its two questions and puts the
 // works back on sale when told; the CSV parses back as a French spreadsheet reads it.
+import { sql } from 'kysely';
 import type { APIRoute } from 'astro';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readAudit } from '#api/admin/audit.ts';
@@ -305,6 +306,56 @@ describe('filters, sorts and pages', () => {
       ['pending', 'confirmed', 'shipped', 'delivered', 'cancelled'].flatMap((s) =>
         Array<string>(6).fill(s),
       ),
+    );
+  });
+});
+
+describe('without a search (each page read through its sort index)', () => {
+  beforeAll(async () => {
+    for (let i = 0; i < 30; i++)
+      await order({
+        name: `Sans recherche ${i}`,
+        totalCents: 5_000 + i * 100,
+        status: i % 3 === 0 ? 'shipped' : 'delivered',
+        paidAt: new Date(Date.UTC(2026, 8, 1 + i, 9)),
+      });
+  });
+
+  const expected = async (status?: string) =>
+    Number(
+      (
+        await sql<{ n: string }>`SELECT count(*) AS n FROM orders
+          WHERE payment_status IN ('paid', 'refunded')
+          ${status ? sql`AND status = ${status}` : sql``}`.execute(t.db)
+      ).rows[0]!.n,
+    );
+
+  it('counts every listed order, and each status, as a search would', async () => {
+    const all = await list({});
+    expect(all.total).toBe(await expected());
+    expect(all.matching).toBe(all.total);
+    for (const status of ['shipped', 'delivered'] as const) {
+      const found = await list({ status });
+      expect(found.matching, status).toBe(await expected(status));
+      expect(found.total, status).toBe(all.total);
+      expect(found.orders.every((o) => o.fulfilment === status)).toBe(true);
+    }
+  });
+
+  it('sorts every page alike and keeps a page past the end on the last one', async () => {
+    const pages = (await list({ sort: 'total', dir: 'asc' })).pages;
+    const totals: number[] = [];
+    for (let page = 1; page <= pages; page++)
+      totals.push(
+        ...(await list({ sort: 'total', dir: 'asc', page })).orders.map((o) => o.totalCents),
+      );
+    expect(totals).toHaveLength(await expected());
+    expect(totals).toEqual([...totals].sort((a, b) => a - b));
+    const last = await list({ sort: 'total', dir: 'asc', page: pages });
+    expect(await list({ sort: 'total', dir: 'asc', page: pages + 40 })).toEqual(last);
+    const shipped = await list({ status: 'shipped' });
+    expect(await list({ status: 'shipped', page: 99 })).toEqual(
+      await list({ status: 'shipped', page: shipped.pages }),
     );
   });
 });

@@ -7,7 +7,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect } from 'kysely';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '#api/db/index.ts';
+import { openDatabase, PGLITE_EXTENSIONS } from '#api/db/index.ts';
 import { MIGRATIONS_DIR, migrateToLatest } from '#api/db/migrate.ts';
 import { databaseUrlFor, quoteIdent } from '../helpers/pg-admin.ts';
 
@@ -36,7 +36,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       () => false,
     );
     if (!exists) {
-      const pglite = new PGlite();
+      const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
       const db = new Kysely<unknown>({ dialect: new PGliteDialect({ pglite }) });
       await migrateToLatest(db);
       const dump = await pglite.dumpDataDir('gzip');
