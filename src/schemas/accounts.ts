@@ -4,6 +4,7 @@
 // enough for the islands' bundle.
 import * as z from 'zod/mini';
 import type { Issue } from './fields.ts';
+import { singleLine } from './text.ts';
 
 /** storefront §5, §9: at least 6 characters; above 256 the server refuses too. */
 export const PASSWORD_MIN_LENGTH = 6;
@@ -33,13 +34,17 @@ const email = z.string({ error: E.emailRequired }).check(
   z.refine((value) => value === '' || z.regexes.email.test(value), { error: E.emailInvalid }),
 );
 
-/** A new password: 6 to 256 characters, kept exactly as typed (no trimming). */
+/**
+ * A new password: 6 to 256 characters, kept exactly as typed (no trimming), without control
+ * characters (nobody types them, and a lone surrogate would hash like U+FFFD).
+ */
 const newPassword = z.string({ error: E.passwordRequired }).check(
   z.minLength(1, { error: E.passwordRequired }),
   z.refine((value) => value === '' || value.length >= PASSWORD_MIN_LENGTH, {
     error: E.passwordTooShort,
   }),
   z.maxLength(PASSWORD_MAX_LENGTH, { error: E.passwordTooLong }),
+  singleLine(),
 );
 
 /** Required like the password itself; the match is checked below (passwordsMatch). */
@@ -53,12 +58,13 @@ const fullName = z
     z.trim(),
     z.minLength(1, { error: E.nameRequired }),
     z.maxLength(NAME_MAX_LENGTH, { error: E.nameTooLong }),
+    singleLine(),
   );
 
 const locale = z.optional(z.enum(['fr', 'en']));
 
 /** Any string up to a bound: the service answers `invalid_token` for a wrong one. */
-const token = z.string().check(z.maxLength(200));
+const token = z.string().check(z.maxLength(200), singleLine());
 
 function passwordsMatch<T extends { password: string; confirmPassword: string }>() {
   return z.refine<T>((value) => value.password === value.confirmPassword, {
@@ -134,6 +140,7 @@ export const adminLoginSchema = z.strictObject({
       z.toLowerCase(),
       z.minLength(1, { error: 'admin.login.fillAll' }),
       z.maxLength(EMAIL_MAX_LENGTH, { error: 'admin.login.invalid' }),
+      singleLine('admin.login.invalid'),
     ),
   password: z
     .string({ error: 'admin.login.fillAll' })

@@ -3,6 +3,7 @@
 // export (GDPR access request). The customers screen imports only types and constants from here.
 import { z } from 'zod';
 import { CUSTOMER_SORTS, type CustomerDetail, type CustomerList } from './admin-orders.ts';
+import { singleLine } from './text.ts';
 
 /** The longest e-mail address accepted (RFC 5321's path limit). */
 export const EMAIL_MAX = 320;
@@ -12,7 +13,7 @@ export const EMAIL_MAX = 320;
  * (first appearance) come first and no column shows a sort.
  */
 export const customerListQuerySchema = z.object({
-  q: z.string().trim().max(200).catch(''),
+  q: z.string().trim().max(200).check(singleLine()).catch(''),
   sort: z.enum(CUSTOMER_SORTS).optional().catch(undefined),
   dir: z.enum(['asc', 'desc']).catch('asc'),
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
@@ -21,14 +22,15 @@ export type CustomerListQuery = z.infer<typeof customerListQuerySchema>;
 
 /** ?email= of the detail and the export: one customer, by address (case does not matter). */
 export const customerEmailSchema = z.object({
-  email: z.string().trim().min(3).max(EMAIL_MAX),
+  email: z.string().trim().min(3).max(EMAIL_MAX).check(singleLine()),
 });
 
 /** The erase confirmation: the owner types the customer's address again. */
 export const ERASE_MISMATCH = "L'adresse saisie ne correspond pas à celle du client";
 export const customerEraseSchema = z.strictObject({
-  email: z.string().trim().min(3).max(EMAIL_MAX),
-  confirmation: z.string().trim().max(EMAIL_MAX),
+  email: z.string().trim().min(3).max(EMAIL_MAX).check(singleLine()),
+  // What was typed cannot name the customer: the island shows the mismatch.
+  confirmation: z.string().trim().max(EMAIL_MAX).check(singleLine(ERASE_MISMATCH)),
 });
 export type CustomerErase = z.infer<typeof customerEraseSchema>;
 

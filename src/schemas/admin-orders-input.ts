@@ -12,9 +12,10 @@ import {
   type OrderStatusChange,
 } from './admin-orders.ts';
 import { FULFILMENT_STATUSES, Fulfilment } from './order-status.ts';
+import { singleLine } from './text.ts';
 
 export const orderListQuerySchema = z.object({
-  q: z.string().trim().max(200).catch(''),
+  q: z.string().trim().max(200).check(singleLine()).catch(''),
   status: z.enum(ORDER_FILTERS).catch('all'),
   sort: z.enum(ORDER_SORTS).catch('date'),
   dir: z.enum(['asc', 'desc']).catch('desc'),
@@ -22,7 +23,12 @@ export const orderListQuerySchema = z.object({
 }) satisfies z.ZodType<OrderListQuery, unknown>;
 
 const optionalText = (max: number) =>
-  z.string().trim().max(max, { error: 'admin.orders.error.tooLong' }).optional();
+  z
+    .string()
+    .trim()
+    .max(max, { error: 'admin.orders.error.tooLong' })
+    .check(singleLine())
+    .optional();
 
 export const orderStatusChangeSchema = z
   .strictObject({

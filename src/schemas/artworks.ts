@@ -1,15 +1,25 @@
 // The back office's artwork inputs and views (back office §2 "Gestion des œuvres", §5), shared by
 // the endpoints, the services and the admin screens. Money in cents, ids bounded to their column.
 import { z } from 'zod';
-import { INT4_MAX } from './cart.ts';
+import { INT4_MAX } from './fields.ts';
+import { multiLine, singleLine } from './text.ts';
 
 export const CATEGORIES = ['peinture', 'sculpture', 'mixte'] as const;
 export const ARTWORK_TYPES = ['original', 'print'] as const;
 
-const text = (max: number) => z.string().trim().max(max, { error: 'admin.artwork.error.tooLong' });
+const CHARACTERS = 'admin.artwork.error.characters';
+const text = (max: number, textarea = false) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: 'admin.artwork.error.tooLong' })
+    .check(textarea ? multiLine(CHARACTERS) : singleLine(CHARACTERS));
 const required = (max: number, error: string) => text(max).min(1, { error });
-const localized = (max: number) => z.object({ fr: text(max), en: text(max) });
+const localized = (max: number, textarea = false) =>
+  z.object({ fr: text(max, textarea), en: text(max, textarea) });
 const id = z.number().int().positive().max(INT4_MAX);
+/** artworks.version is an `integer` too. */
+const version = z.number().int().positive().max(INT4_MAX);
 
 /** A work as the form edits it; `version` is the one the form was opened on. */
 const fields = {
@@ -17,7 +27,8 @@ const fields = {
     fr: required(200, 'admin.artwork.error.titleRequired'),
     en: required(200, 'admin.artwork.error.titleRequired'),
   }),
-  description: localized(5000),
+  /** Textareas: line breaks are the owner's. */
+  description: localized(5000, true),
   technique: localized(200),
   category: z.enum(CATEGORIES, { error: 'admin.artwork.error.category' }),
   collection: text(100),
@@ -51,7 +62,7 @@ export type ArtworkCreate = z.infer<typeof artworkCreateSchema>;
 
 /** A partial change of a work: only the fields given change; `version` guards lost updates. */
 export const artworkPatchSchema = z
-  .strictObject({ version: z.number().int().positive().optional(), ...partial(fields) })
+  .strictObject({ version: version.optional(), ...partial(fields) })
   .refine((patch) => Object.keys(patch).some((k) => k !== 'version'), {
     error: 'admin.artwork.error.empty',
   });
@@ -64,7 +75,7 @@ function partial<T extends Record<string, z.ZodType>>(shape: T) {
 }
 
 export const artworkListQuerySchema = z.object({
-  q: z.string().trim().max(200).catch(''),
+  q: z.string().trim().max(200).check(singleLine()).catch(''),
   category: z.enum(CATEGORIES).optional().catch(undefined),
   type: z.enum(ARTWORK_TYPES).optional().catch(undefined),
 });
@@ -73,7 +84,7 @@ export type ArtworkListQuery = z.infer<typeof artworkListQuerySchema>;
 export const moveSchema = z.strictObject({ direction: z.enum(['up', 'down']) });
 export const reorderSchema = z.strictObject({ ids: z.array(id).min(1).max(10_000) });
 export const visibilitySchema = z.strictObject({ visible: z.boolean() });
-export const versionSchema = z.strictObject({ version: z.number().int().positive() });
+export const versionSchema = z.strictObject({ version });
 
 /** A work as the back office lists it. */
 export interface AdminArtwork {

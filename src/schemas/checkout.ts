@@ -3,6 +3,8 @@
 // Strict objects: the browser sends artwork ids, quantities, customer details and a promo code,
 // nothing else (a `price` field is refused). Error messages are translation keys.
 import * as z from 'zod/mini';
+import { INT4_MAX } from './fields.ts';
+import { singleLine } from './text.ts';
 
 /**
  * storefront §9: the countries offered, FR first and default. The one list: the checkout's
@@ -14,13 +16,15 @@ export type Country = (typeof COUNTRIES)[number];
 export const CHECKOUT_LIMITS = { lines: 50, quantity: 99, text: 200, postalCode: 16, info: 500 };
 
 const required = (max: number, error: string) =>
-  z.string({ error }).check(z.trim(), z.minLength(1, { error }), z.maxLength(max, { error }));
+  z
+    .string({ error })
+    .check(z.trim(), z.minLength(1, { error }), z.maxLength(max, { error }), singleLine());
 
 const optionalText = (max: number) =>
   z.optional(
     z
       .string({ error: 'checkout.error.invalid' })
-      .check(z.trim(), z.maxLength(max, { error: 'checkout.error.invalid' })),
+      .check(z.trim(), z.maxLength(max, { error: 'checkout.error.invalid' }), singleLine()),
   );
 
 const address = (kind: 'shipping' | 'billing') =>
@@ -48,6 +52,7 @@ export const checkoutSchema = z
                 .check(
                   z.int({ error: 'checkout.error.itemId' }),
                   z.positive({ error: 'checkout.error.itemId' }),
+                  z.maximum(INT4_MAX, { error: 'checkout.error.itemId' }),
                 ),
               quantity: z
                 .number({ error: 'checkout.error.itemQuantity' })

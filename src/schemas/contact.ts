@@ -2,6 +2,7 @@
 // for instant feedback and by /api/contact for the real check. Written with zod/mini so the client
 // bundle stays small; error messages are translation keys, shown by the client in its language.
 import * as z from 'zod/mini';
+import { multiLine, singleLine } from './text.ts';
 
 /** storefront §3, first reading of the subject options. */
 export const CONTACT_SUBJECTS = [
@@ -16,12 +17,14 @@ export type ContactSubject = (typeof CONTACT_SUBJECTS)[number];
 
 export const CONTACT_LIMITS = { name: 200, email: 254, message: 5000 } as const;
 
-const text = (max: number, error: string) =>
-  z.string({ error }).check(z.trim(), z.minLength(1, { error }), z.maxLength(max, { error }));
+const text = (max: number, error: string, characters: z.core.$ZodCheck<string>) =>
+  z
+    .string({ error })
+    .check(z.trim(), z.minLength(1, { error }), z.maxLength(max, { error }), characters);
 
 export const contactSchema = z.strictObject(
   {
-    name: text(CONTACT_LIMITS.name, 'contact.error.name'),
+    name: text(CONTACT_LIMITS.name, 'contact.error.name', singleLine()),
     email: z
       .string({ error: 'contact.error.email' })
       .check(
@@ -30,8 +33,9 @@ export const contactSchema = z.strictObject(
         z.regex(z.regexes.email, { error: 'contact.error.email' }),
       ),
     subject: z.enum(CONTACT_SUBJECTS, { error: 'contact.error.subject' }),
-    message: text(CONTACT_LIMITS.message, 'contact.error.message'),
-    /** Honeypot: hidden from people, filled in by naive bots. */
+    /** A textarea: line breaks are the writer's. */
+    message: text(CONTACT_LIMITS.message, 'contact.error.message', multiLine()),
+    /** Honeypot: hidden from people, filled in by naive bots; refused whole, never stored. */
     website: z.optional(z.string({ error: 'contact.error.invalid' })),
     locale: z.enum(['fr', 'en'], { error: 'contact.error.invalid' }),
   },

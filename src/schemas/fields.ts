@@ -25,3 +25,16 @@ export interface Schema<T> {
     input: unknown,
   ): { success: true; data: T } | { success: false; error: { issues: readonly Issue[] } };
 }
+
+/** Row ids are PostgreSQL `integer`s (api/db/schema.ts): anything above is no row of ours. */
+export const INT4_MAX = 2_147_483_647;
+
+/**
+ * The row id a path segment names ('12'), or null: decimal digits only, 1 to INT4_MAX — never a
+ * number the database would refuse (22003) nor one `Number()` reads loosely ('1e3', '0x10', ' 7').
+ */
+export function pathRowId(raw: string | undefined): number | null {
+  if (raw === undefined || !/^[1-9][0-9]{0,9}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id <= INT4_MAX ? id : null;
+}

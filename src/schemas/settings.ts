@@ -4,6 +4,7 @@
 // for the back office's island. Money is stored in cents; the screen shows euros.
 import * as z from 'zod/mini';
 import { CURRENCIES } from './currencies.ts';
+import { multiLine, singleLine } from './text.ts';
 
 /** §5: the three promo code messages, verbatim. */
 export const PROMO_MESSAGES = {
@@ -21,13 +22,17 @@ export function normalizePromoCode(code: string): string {
   return code.trim().toUpperCase();
 }
 
-const text = (max: number, required: string | null, tooLong = `${max} caractères au plus`) =>
+/** The owner reads this next to a field holding a control character (src/schemas/text.ts). */
+const CHARACTERS = 'Ce champ contient des caractères non autorisés';
+
+const text = (max: number, required: string | null, lines: 'single' | 'multi' = 'single') =>
   z
     .string()
     .check(
       z.trim(),
       ...(required ? [z.minLength(1, { error: required })] : []),
-      z.maxLength(max, { error: tooLong }),
+      z.maxLength(max, { error: `${max} caractères au plus` }),
+      lines === 'multi' ? multiLine(CHARACTERS) : singleLine(CHARACTERS),
     );
 
 const euroCents = (label: string) =>
@@ -80,15 +85,17 @@ const httpUrl = (error: string) =>
     z.trim(),
     z.maxLength(300, { error }),
     z.refine((value) => /^https?:\/\/[^\s/]+\.[^\s]+$/i.test(value), { error }),
+    singleLine(error),
   );
 
 const hhmm = z.nullable(z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/)));
 
 export const settingsSchema = z.object({
   site_title: text(120, 'Le titre du site est obligatoire'),
+  // Textareas on the General tab: line breaks are the owner's.
   site_description: z.object({
-    fr: text(300, 'La description en français est obligatoire'),
-    en: text(300, 'La description en anglais est obligatoire'),
+    fr: text(300, 'La description en français est obligatoire', 'multi'),
+    en: text(300, 'La description en anglais est obligatoire', 'multi'),
   }),
   artist_name: text(120, "Le nom de l'artiste est obligatoire"),
   contact_email: z.string().check(
@@ -118,7 +125,10 @@ export const settingsSchema = z.object({
       sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
       width: z.number().check(z.int(), z.positive()),
       height: z.number().check(z.int(), z.positive()),
-      alt: z.object({ fr: z.string(), en: z.string() }),
+      alt: z.object({
+        fr: z.string().check(singleLine(CHARACTERS)),
+        en: z.string().check(singleLine(CHARACTERS)),
+      }),
     }),
   ),
   /** The code the storefront's promo banner advertises (storefront §1), '' for no banner. */
@@ -143,7 +153,7 @@ export const settingsSchema = z.object({
    */
   legal_identity: z.object({
     name: text(200, null),
-    address: text(400, null),
+    address: text(400, null, 'multi'),
     siret: z.string().check(
       z.overwrite((value) => value.replace(/\s+/g, '')),
       z.regex(/^(\d{14})?$/, { error: 'Le SIRET compte 14 chiffres' }),

@@ -2,10 +2,10 @@
 // bounded to the column type, anything else is not found.
 import type { APIContext } from 'astro';
 import { AppError } from '#api/http/errors.ts';
-import { rowId } from '../../../schemas/cart.ts';
+import { pathRowId } from '../../../schemas/fields.ts';
 
 export function artworkId({ params }: Pick<APIContext, 'params'>): number {
-  const id = rowId.safeParse(Number(params['id']));
-  if (!id.success) throw new AppError('not_found', { message: 'No such artwork.' });
-  return id.data;
+  const id = pathRowId(params['id']);
+  if (id === null) throw new AppError('not_found', { message: 'No such artwork.' });
+  return id;
 }

@@ -3,19 +3,20 @@
 import { z } from 'zod';
 import { readAudit } from '#api/admin/audit.ts';
 import { getDb } from '#api/db/context.ts';
-import { defineEndpoint } from '#api/http/endpoint.ts';
+import { defineEndpoint, parseInput } from '#api/http/endpoint.ts';
+import { singleLine } from '../../../schemas/text.ts';
 
 export const prerender = false;
 
 const query = z.object({
-  entity: z.string().max(40).optional(),
-  id: z.string().max(80).optional(),
+  entity: z.string().max(40).check(singleLine()).optional(),
+  id: z.string().max(80).check(singleLine()).optional(),
   limit: z.coerce.number().int().min(1).max(500).catch(100),
 });
 
 export const GET = defineEndpoint({
   handler: async ({ url }) => {
-    const { entity, id, limit } = query.parse(Object.fromEntries(url.searchParams));
+    const { entity, id, limit } = parseInput(query, Object.fromEntries(url.searchParams));
     return { entries: await readAudit(await getDb(), { entity, entityId: id, limit }) };
   },
 });

@@ -4,16 +4,18 @@ import { getDb } from '#api/db/context.ts';
 import { defineEndpoint } from '#api/http/endpoint.ts';
 import { AppError } from '#api/http/errors.ts';
 import { cartResponse, readCartId } from '../../../../lib/cart-session.ts';
-import { lineQuantitySchema, rowId } from '../../../../schemas/cart.ts';
+import { lineQuantitySchema } from '../../../../schemas/cart.ts';
+import { pathRowId } from '../../../../schemas/fields.ts';
 
 export const prerender = false;
 
 /** The line of the visitor's own cart the path names; anything else is not found. */
 function lineOf(cookies: Parameters<typeof readCartId>[0], raw: string | undefined) {
-  const id = rowId.safeParse(Number(raw));
+  const lineId = pathRowId(raw);
   const cartId = readCartId(cookies);
-  if (!id.success || !cartId) throw new AppError('not_found', { message: 'No such cart line.' });
-  return { cartId, lineId: id.data };
+  if (lineId === null || !cartId)
+    throw new AppError('not_found', { message: 'No such cart line.' });
+  return { cartId, lineId };
 }
 
 export const PATCH = defineEndpoint({
