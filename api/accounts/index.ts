@@ -5,6 +5,7 @@
 import { ipBucket } from '../contact/index.ts';
 import { isUniqueViolation, type Database, type Executor } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
+import { log } from '../log.ts';
 import type { Mailer, MailMessage } from '../mail/index.ts';
 import { hit, rateLimitKey, type RateLimitRule } from '../ratelimit/index.ts';
 import { liveSettings, type SiteSettings } from '../settings/index.ts';
@@ -16,7 +17,12 @@ import {
   verificationUrl,
   type Locale,
 } from './mails.ts';
-import { hashPassword, verifyDummyPassword, verifyPassword } from './passwords.ts';
+import {
+  assertUncommonPassword,
+  hashPassword,
+  verifyDummyPassword,
+  verifyPassword,
+} from './passwords.ts';
 import {
   createSession,
   invalidateSession,
@@ -27,11 +33,11 @@ import {
 } from './sessions.ts';
 import { findUserByEmail, type UserRow } from './users.ts';
 import {
-  accountThrottleKey,
   attemptSucceeded,
   beginAttempt,
-  clearThrottle,
-  ipThrottleKey,
+  clearAccountThrottle,
+  loginThrottleKeys,
+  throttleKeyList,
 } from './throttle.ts';
 import { hashToken, isTokenShaped, randomToken } from './tokens.ts';
 import type {
@@ -78,9 +84,19 @@ export interface Delivery {
 export const PASSWORD_RESET_TTL_MS = 3600 * 1000;
 export const EMAIL_VERIFICATION_TTL_MS = 24 * 3600 * 1000;
 
-/** Mail-sending forms: at most 3 mails an hour to one address, 10 requests an hour per client. */
-export const ACCOUNT_MAIL_LIMITS: { perEmail: RateLimitRule; perIp: RateLimitRule } = {
-  perEmail: { limit: 3, windowSeconds: 3600 },
+/**
+ * Mail-sending forms: 10 requests an hour per client, 3 an hour for one mailbox from one client,
+ * 10 an hour for one mailbox from everywhere. Someone asking for the owner's reset link from
+ * their own address cannot use up the owner's: that takes four addresses (issue 14), and even
+ * then the owner only waits for the hour to end.
+ */
+export const ACCOUNT_MAIL_LIMITS: {
+  perEmailFromIp: RateLimitRule;
+  perEmail: RateLimitRule;
+  perIp: RateLimitRule;
+} = {
+  perEmailFromIp: { limit: 3, windowSeconds: 3600 },
+  perEmail: { limit: 10, windowSeconds: 3600 },
   perIp: { limit: 10, windowSeconds: 3600 },
 };
 
@@ -104,6 +120,8 @@ export async function signup(
   const { db } = deps;
   const now = timeOf(deps);
   const locale: Locale = input.locale ?? 'fr';
+  // Refused whether or not the address has an account: the answer tells nothing about it.
+  assertUncommonPassword(input.password);
   await enforceMailLimits(db, 'signup', input.email, meta, now);
   const passwordHash = await hashPassword(input.password);
   const existing = await findUserByEmail(db, input.email);
@@ -206,9 +224,9 @@ export interface LoginResult {
 }
 
 /**
- * Checks the password and opens a new session. Throttled per account and per client address
- * (throttle.ts) before the password is even looked at; an unknown address costs the same Argon2
- * verification as a wrong password and gets the same `invalid_credentials`.
+ * Checks the password and opens a new session. Throttled per (account, client address), per
+ * account and per address (throttle.ts) before the password is even looked at; an unknown address
+ * costs the same Argon2 verification as a wrong password and gets the same `invalid_credentials`.
  */
 export async function login(
   deps: Pick<AccountDeps, 'db' | 'now'>,
@@ -221,17 +239,15 @@ export async function login(
 ): Promise<LoginResult> {
   const { db } = deps;
   const now = timeOf(deps);
-  const accountKey = accountThrottleKey(input.email);
-  const bucket = ipBucket(meta.ip);
-  const ipKey = bucket ? ipThrottleKey(bucket) : undefined;
-  await beginAttempt(db, ipKey ? [accountKey, ipKey] : [accountKey], now);
+  const keys = loginThrottleKeys(input.email, ipBucket(meta.ip));
+  await beginAttempt(db, throttleKeyList(keys), now);
   const user = await findUserByEmail(db, input.email);
   const valid = user?.password_hash
     ? await verifyPassword(user.password_hash, input.password)
     : await verifyDummyPassword(input.password);
   if (!user || !valid) throw new AppError('invalid_credentials');
   if (meta.requireRole && user.role !== meta.requireRole) throw new AppError('invalid_credentials');
-  await attemptSucceeded(db, accountKey, ipKey);
+  await attemptSucceeded(db, keys);
   // Never carry a session over a login: whatever the browser held is ended, a new one begins.
   if (meta.replaceSessionId) await invalidateSession(db, meta.replaceSessionId);
   const { token, session } = await createSession(db, user.id, now);
@@ -290,13 +306,14 @@ export async function requestPasswordReset(
         locale,
       ),
     );
-  })().catch((error: unknown) => console.error('Accounts: the password reset mail failed:', error));
+  })().catch((error: unknown) => log.error({ err: error }, 'Accounts: the password reset mail failed'));
   return { delivered };
 }
 
 /**
  * Sets a new password from a reset link: the link is used up, every session of the account ends,
- * its login throttle is cleared, and its address counts as verified (the link reached it).
+ * its login throttle is cleared (from every address), and its address counts as verified (the
+ * link reached it). Never refused by a login lock: the reset is how a locked-out owner gets in.
  */
 export async function resetPassword(
   deps: Pick<AccountDeps, 'db' | 'now'>,
@@ -314,6 +331,7 @@ export async function resetPassword(
     .where('expires_at', '>', now)
     .executeTakeFirst();
   if (!pending) throw new AppError('invalid_token');
+  assertUncommonPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   const user = await db.transaction().execute(async (trx) => {
     const used = await trx
@@ -343,7 +361,7 @@ export async function resetPassword(
       .execute();
     return updated;
   });
-  await clearThrottle(db, accountThrottleKey(user.email));
+  await clearAccountThrottle(db, user.email);
   return { userId: user.id };
 }
 
@@ -365,15 +383,15 @@ export async function changePassword(
     .where('id', '=', userId)
     .executeTakeFirst();
   if (!user) throw new AppError('unauthorized');
-  const accountKey = accountThrottleKey(user.email);
-  const bucket = ipBucket(meta.ip);
-  const ipKey = bucket ? ipThrottleKey(bucket) : undefined;
-  await beginAttempt(db, ipKey ? [accountKey, ipKey] : [accountKey], now);
+  // Before the current password is checked: a refused new one costs no throttled attempt.
+  assertUncommonPassword(input.password);
+  const keys = loginThrottleKeys(user.email, ipBucket(meta.ip));
+  await beginAttempt(db, throttleKeyList(keys), now);
   const valid = user.password_hash
     ? await verifyPassword(user.password_hash, input.currentPassword)
     : await verifyDummyPassword(input.currentPassword);
   if (!valid) throw new AppError('invalid_credentials');
-  await attemptSucceeded(db, accountKey, ipKey);
+  await attemptSucceeded(db, keys);
   const passwordHash = await hashPassword(input.password);
   return db.transaction().execute(async (trx) => {
     await trx
@@ -407,8 +425,11 @@ async function enforceMailLimits(
   now: Date,
 ): Promise<void> {
   const bucket = ipBucket(meta.ip);
+  const emailKey = rateLimitKey(`${scope}:email`, email.trim().toLowerCase());
+  // The narrowest first: a client over its own quota does not spend the mailbox's.
   const checks: Array<[string, RateLimitRule]> = [
-    [rateLimitKey(`${scope}:email`, email.trim().toLowerCase()), ACCOUNT_MAIL_LIMITS.perEmail],
+    [rateLimitKey(`${emailKey}:ip`, bucket), ACCOUNT_MAIL_LIMITS.perEmailFromIp],
+    [emailKey, ACCOUNT_MAIL_LIMITS.perEmail],
   ];
   if (bucket) checks.unshift([rateLimitKey(`${scope}:ip`, bucket), ACCOUNT_MAIL_LIMITS.perIp]);
   for (const [key, rule] of checks) {
@@ -427,6 +448,6 @@ function sendLater(
   const delivered = (async () => {
     const settings = deps.settings ?? (await liveSettings(deps.db));
     await deps.mailer.send(build(settings));
-  })().catch((error: unknown) => console.error(`Accounts: the ${what} failed:`, error));
+  })().catch((error: unknown) => log.error({ err: error }, `Accounts: the ${what} failed`));
   return { delivered };
 }

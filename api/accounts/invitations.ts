@@ -4,7 +4,7 @@
 import { isUniqueViolation, type Database } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
 import { findUserByEmail } from './users.ts';
-import { hashPassword } from './passwords.ts';
+import { assertUncommonPassword, hashPassword } from './passwords.ts';
 import { createSession, type Session, type SessionUser } from './sessions.ts';
 import { hashToken, isTokenShaped, randomToken } from './tokens.ts';
 import type { AcceptInvitationInput } from '../../src/schemas/accounts.ts';
@@ -74,6 +74,7 @@ export async function acceptAdminInvitation(
     .executeTakeFirst();
   if (!invitation) throw new AppError('invalid_token');
   if (await findUserByEmail(db, invitation.email)) throw new AppError('account_exists');
+  assertUncommonPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction().execute(async (trx) => {

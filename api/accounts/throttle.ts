@@ -1,7 +1,8 @@
-// Login throttling kept in PostgreSQL (login_throttle), per account and per client address, so
-// every app server shares it. An attempt is counted *before* the password is checked: parallel
-// guesses cannot slip through while Argon2 runs. From the Nth failure on, each one locks the key
-// for a delay that doubles; while locked, every attempt is refused, the right password included.
+// Login throttling kept in PostgreSQL (login_throttle), so every app server shares it. An attempt
+// is counted *before* the password is checked: parallel guesses cannot slip through while Argon2
+// runs. From the Nth failure on, each one locks the key for a delay that doubles; while locked,
+// every attempt is refused, the right password included. The strict lock is per (account, client
+// address): guessing from one address never locks the owner out from another (issue 14).
 import { sql } from 'kysely';
 import type { Executor } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
@@ -19,15 +20,34 @@ export interface ThrottleRule {
 }
 
 /**
- * 5 failures per account lock it 30 s, then 1 min, 2 min… up to 1 h. A shared address (an office,
- * a mobile carrier) carries many people, so it gets 20 before the same growing delay.
+ * - `accountAddress`: 5 failures on one account from one client address (IPv4, or IPv6 /64) lock
+ *   that pair 30 s, then 1 min, 2 min… up to 1 h. Only that address is refused.
+ * - `account`: the account itself locks only after 100 failures with no 30-minute pause between
+ *   them (1 min, doubling up to 15 min). One address cannot get there: its growing locks spread
+ *   its failures more than 30 min apart after at most 11 of them (throttle.test.ts proves it
+ *   from these numbers), so it takes ten addresses or more acting together — a distributed
+ *   attack, which this slows to about 4 guesses an hour once reached. The owner can still reset
+ *   the password, which clears every lock of the account.
+ * - `ip`: a shared address (an office, a mobile carrier) carries many people, so it gets 20
+ *   failures across all accounts before the same growing delay: spraying one password over many
+ *   accounts from one address stops there.
  */
-export const LOGIN_THROTTLE: { account: ThrottleRule; ip: ThrottleRule } = {
-  account: {
+export const LOGIN_THROTTLE: {
+  accountAddress: ThrottleRule;
+  account: ThrottleRule;
+  ip: ThrottleRule;
+} = {
+  accountAddress: {
     freeFailures: 5,
     baseDelaySeconds: 30,
     maxDelaySeconds: 3600,
     forgetAfterSeconds: 86_400,
+  },
+  account: {
+    freeFailures: 100,
+    baseDelaySeconds: 60,
+    maxDelaySeconds: 900,
+    forgetAfterSeconds: 1800,
   },
   ip: { freeFailures: 20, baseDelaySeconds: 30, maxDelaySeconds: 3600, forgetAfterSeconds: 86_400 },
 };
@@ -41,6 +61,7 @@ export interface ThrottleKey {
   rule: ThrottleRule;
 }
 
+/** The account-wide key; its (account, address) keys extend it (clearAccountThrottle). */
 export function accountThrottleKey(email: string): ThrottleKey {
   return {
     key: rateLimitKey('login:account', email.trim().toLowerCase()),
@@ -48,8 +69,38 @@ export function accountThrottleKey(email: string): ThrottleKey {
   };
 }
 
+/** One account from one address bucket ('' when the address is unknown: one shared bucket). */
+export function accountAddressThrottleKey(email: string, ipBucket: string): ThrottleKey {
+  return {
+    key: rateLimitKey(`${accountThrottleKey(email).key}:ip`, ipBucket),
+    rule: LOGIN_THROTTLE.accountAddress,
+  };
+}
+
 export function ipThrottleKey(ipBucket: string): ThrottleKey {
   return { key: rateLimitKey('login:ip', ipBucket), rule: LOGIN_THROTTLE.ip };
+}
+
+/** Every key one login attempt counts on. */
+export interface LoginThrottleKeys {
+  accountAddress: ThrottleKey;
+  account: ThrottleKey;
+  /** Absent when the client address is unknown. */
+  ip: ThrottleKey | undefined;
+}
+
+export function loginThrottleKeys(email: string, ipBucket: string): LoginThrottleKeys {
+  return {
+    accountAddress: accountAddressThrottleKey(email, ipBucket),
+    account: accountThrottleKey(email),
+    ip: ipBucket ? ipThrottleKey(ipBucket) : undefined,
+  };
+}
+
+export function throttleKeyList(keys: LoginThrottleKeys): ThrottleKey[] {
+  return keys.ip
+    ? [keys.accountAddress, keys.account, keys.ip]
+    : [keys.accountAddress, keys.account];
 }
 
 /** The lock that follows the `failures`-th failure, in seconds (0: not locked). */
@@ -120,34 +171,46 @@ function refuseIfLocked(rows: readonly { locked_until: Date | null }[], now: Dat
 }
 
 /**
- * The attempt was right: the account's failures are forgotten (its owner proved themselves), the
- * address only gets this attempt back, so one's own account cannot wash a spraying address clean.
+ * The attempt was right: the failures of this account from this address are forgotten (its owner
+ * proved themselves there); the account-wide and address-wide counts only get this attempt back,
+ * so a successful login neither wipes a distributed attack's progress nor washes a spraying
+ * address clean.
  */
-export async function attemptSucceeded(
-  db: Executor,
-  account: ThrottleKey,
-  ip: ThrottleKey | undefined,
-): Promise<void> {
-  await clearThrottle(db, account);
-  if (!ip) return;
+export async function attemptSucceeded(db: Executor, keys: LoginThrottleKeys): Promise<void> {
+  await clearThrottle(db, keys.accountAddress);
+  await giveBackAttempt(db, keys.account);
+  if (keys.ip) await giveBackAttempt(db, keys.ip);
+}
+
+/** Uncounts one attempt counted by beginAttempt, lifting the lock if it no longer applies. */
+async function giveBackAttempt(db: Executor, { key, rule }: ThrottleKey): Promise<void> {
   await sql`
     UPDATE login_throttle SET
       failures = GREATEST(failures - 1, 0),
-      locked_until = CASE WHEN failures - 1 >= ${ip.rule.freeFailures} THEN locked_until ELSE NULL END
-    WHERE key = ${ip.key}`.execute(db);
+      locked_until = CASE WHEN failures - 1 >= ${rule.freeFailures} THEN locked_until ELSE NULL END
+    WHERE key = ${key}`.execute(db);
 }
 
-/** Forgets every failure of a key (a successful login, a password reset). */
+/** Forgets every failure of a key. */
 export async function clearThrottle(db: Executor, key: ThrottleKey): Promise<void> {
   await db.deleteFrom('login_throttle').where('key', '=', key.key).execute();
 }
 
+/**
+ * Forgets every failure of an account, account-wide and from every address (a password reset:
+ * whoever holds the mailbox is the owner; a customer erased).
+ */
+export async function clearAccountThrottle(db: Executor, email: string): Promise<void> {
+  const { key } = accountThrottleKey(email);
+  await db
+    .deleteFrom('login_throttle')
+    .where((eb) => eb.or([eb('key', '=', key), sql<boolean>`starts_with(key, ${`${key}:ip:`})`]))
+    .execute();
+}
+
 /** Drops rows whose failures are all forgotten and whose lock is over. */
 export async function pruneLoginThrottle(db: Executor, now: Date = systemClock()): Promise<number> {
-  const longest = Math.max(
-    LOGIN_THROTTLE.account.forgetAfterSeconds,
-    LOGIN_THROTTLE.ip.forgetAfterSeconds,
-  );
+  const longest = Math.max(...Object.values(LOGIN_THROTTLE).map((r) => r.forgetAfterSeconds));
   const result = await db
     .deleteFrom('login_throttle')
     .where('last_failure_at', '<', new Date(now.getTime() - longest * 1000))

@@ -29,7 +29,7 @@ import {
   Payment,
   type FulfilmentStatus,
 } from '../../src/schemas/order-status.ts';
-import { accountThrottleKey } from '../accounts/throttle.ts';
+import { clearAccountThrottle } from '../accounts/throttle.ts';
 import { timeOf, type Clock } from '../clock.ts';
 import type { Database, Executor } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
@@ -481,7 +481,7 @@ export async function eraseCustomer(
       .where(sql<string>`lower(customer_email)`, '=', key)
       .execute();
     if (userId) await trx.deleteFrom('users').where('id', '=', userId).execute();
-    await trx.deleteFrom('login_throttle').where('key', '=', accountThrottleKey(key).key).execute();
+    await clearAccountThrottle(trx, key);
     await audit(
       trx,
       actor,

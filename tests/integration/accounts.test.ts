@@ -26,6 +26,7 @@ import {
 } from '#api/accounts/sessions.ts';
 import { LOGIN_THROTTLE } from '#api/accounts/throttle.ts';
 import { provideDatabase } from '#api/db/context.ts';
+import { secureCookies } from '#api/http/client.ts';
 import { AppError } from '#api/http/errors.ts';
 import { provideMailer, type Mailer, type MailMessage } from '#api/mail/index.ts';
 import * as ORDERS from '../../src/pages/api/account/orders.ts';
@@ -296,9 +297,13 @@ describe('sessions', () => {
     const expires = (cookie?.options?.['expires'] as Date).getTime();
     expect(Math.abs(expires - (Date.now() + SESSION_LIFETIME_MS))).toBeLessThan(60_000);
     const later = new Date(Date.now() + 1000);
-    expect(sessionCookieOptions(new URL('https://galerie.example/'), later).secure).toBe(true);
-    expect(sessionCookieOptions(new URL('http://galerie.example/'), later).secure).toBe(true);
-    expect(sessionCookieOptions(new URL('http://127.0.0.1:4321/'), later).secure).toBe(false);
+    // Secure follows PUBLIC_SITE_URL and the trusted protocol, never the Host (issue 14).
+    const client = (protocol: 'http' | 'https') => ({ address: '192.0.2.1', protocol });
+    expect(
+      sessionCookieOptions(secureCookies('https://galerie.example', client('http')), later).secure,
+    ).toBe(true);
+    expect(secureCookies('http://galerie.example', client('https'))).toBe(true);
+    expect(secureCookies('http://127.0.0.1:4321', client('http'))).toBe(false);
   });
 
   it('puts the user in Astro.locals, and nobody for a cookie with one character altered', async () => {
@@ -621,33 +626,33 @@ describe('login', () => {
     expect(wrong.cookies).toEqual([]);
   });
 
-  it('throttles an account after 5 failures, refusing even the right password, with Retry-After', async () => {
+  it('throttles an account from one address after 5 failures, refusing even the right password there, with Retry-After', async () => {
     const user = await account();
+    const rule = LOGIN_THROTTLE.accountAddress;
     const attacker = new Browser();
-    for (let i = 0; i < LOGIN_THROTTLE.account.freeFailures; i++)
+    for (let i = 0; i < rule.freeFailures; i++)
       expect((await attacker.login(user.email, `guess ${i}`)).status).toBe(401);
-    // From another address, with the right password: still refused while the lock lasts.
-    const owner = new Browser();
-    const refused = await owner.login(user.email, user.password);
+    // From that address, the right password is refused too while the lock lasts…
+    const refused = await attacker.login(user.email, user.password);
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ error: { code: 'rate_limited' } });
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(LOGIN_THROTTLE.account.baseDelaySeconds);
+    expect(retryAfter).toBeLessThanOrEqual(rule.baseDelaySeconds);
     expect(refused.cookies).toEqual([]);
-    // The case of the address does not make another account key.
-    expect((await owner.login(user.email.toUpperCase(), user.password)).status).toBe(429);
+    // …whatever the case of the address typed.
+    expect((await attacker.login(user.email.toUpperCase(), user.password)).status).toBe(429);
 
-    // Once the delay is over the right password works, and the account's failures are forgotten.
+    // Once the delay is over the right password works there, and its failures are forgotten.
     await t.db
       .updateTable('login_throttle')
       .set({ locked_until: new Date(Date.now() - 1000) })
       .execute();
-    expect((await owner.login(user.email, user.password)).status).toBe(200);
+    expect((await attacker.login(user.email, user.password)).status).toBe(200);
     expect((await attacker.login(user.email, 'guess again')).status).toBe(401);
 
     // Failing on: the delay grows (30 s after the 5th failure, 60 s after the 6th…).
-    for (let i = 0; i < LOGIN_THROTTLE.account.freeFailures - 1; i++)
+    for (let i = 0; i < rule.freeFailures - 1; i++)
       expect((await attacker.login(user.email, 'x')).status).toBe(401);
     const first = await attacker.login(user.email, 'x');
     expect(first.status).toBe(429);
@@ -660,9 +665,9 @@ describe('login', () => {
     expect(second.status).toBe(429);
     const firstWait = Number(first.headers.get('retry-after'));
     const secondWait = Number(second.headers.get('retry-after'));
-    expect(firstWait).toBeGreaterThan(LOGIN_THROTTLE.account.baseDelaySeconds - 5);
-    expect(secondWait).toBeGreaterThan(2 * LOGIN_THROTTLE.account.baseDelaySeconds - 5);
-    expect(secondWait).toBeLessThanOrEqual(2 * LOGIN_THROTTLE.account.baseDelaySeconds);
+    expect(firstWait).toBeGreaterThan(rule.baseDelaySeconds - 5);
+    expect(secondWait).toBeGreaterThan(2 * rule.baseDelaySeconds - 5);
+    expect(secondWait).toBeLessThanOrEqual(2 * rule.baseDelaySeconds);
   });
 
   it('throttles one client address spraying many accounts, not the others', async () => {
@@ -685,10 +690,10 @@ describe('login', () => {
     );
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(
-      LOGIN_THROTTLE.account.freeFailures,
+      LOGIN_THROTTLE.accountAddress.freeFailures,
     );
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(
-      12 - LOGIN_THROTTLE.account.freeFailures,
+      12 - LOGIN_THROTTLE.accountAddress.freeFailures,
     );
   });
 
@@ -1173,21 +1178,22 @@ describe('administrators', () => {
 });
 
 describe('services without HTTP', () => {
-  it('login refuses while throttled even with the right password (service level)', async () => {
+  it('login refuses while throttled even with the right password, from that address only (service level)', async () => {
     const user = await account();
     const now = new Date();
     const attempt = (password: string, ip: string) =>
       errorCode(login({ db: t.db, now: () => now }, { email: user.email, password }, { ip }));
     for (let i = 0; i < 5; i++)
       expect(await attempt('nope', '192.0.2.1')).toBe('invalid_credentials');
-    expect(await attempt(user.password, '192.0.2.2')).toBe('rate_limited');
+    expect(await attempt(user.password, '192.0.2.1')).toBe('rate_limited');
+    expect(await attempt(user.password, '192.0.2.2')).toBe('ok');
     const later = new Date(now.getTime() + 31_000);
     expect(
       await errorCode(
         login(
           { db: t.db, now: () => later },
           { email: user.email, password: user.password },
-          { ip: '192.0.2.2' },
+          { ip: '192.0.2.1' },
         ),
       ),
     ).toBe('ok');

@@ -31,6 +31,7 @@ import { GET as LIST } from '../../src/pages/api/admin/customers/index.ts';
 import { GET as DETAIL } from '../../src/pages/api/admin/customers/detail.ts';
 import { GET as EXPORT } from '../../src/pages/api/admin/customers/export.ts';
 import { POST as ERASE } from '../../src/pages/api/admin/customers/erase.ts';
+import { loginThrottleKeys } from '#api/accounts/throttle.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { callEndpoint } from '../helpers/endpoint.ts';
 import { makeArtwork, makeOrder, makeUser } from '../helpers/factories.ts';
@@ -664,6 +665,12 @@ describe('one customer: detail, export, erasure', () => {
   });
 
   it('erases the customer and keeps the accounting exactly as it was', async () => {
+    // Failed sign-ins on the account, from anywhere and from one address: erased with it.
+    const throttled = loginThrottleKeys('sophie.kovac@example.test', '203.0.113.0');
+    await t.db
+      .insertInto('login_throttle')
+      .values([throttled.account.key, throttled.accountAddress.key].map((key) => ({ key })))
+      .execute();
     const before = await accounting(t.db);
     const customersBefore = (await listCustomers(t.db, ALL, { now })).stats;
     const analyticsBefore = (await analytics(t.db, '1y', { now })).customers.total;
@@ -692,6 +699,13 @@ describe('one customer: detail, export, erasure', () => {
       await t.db.selectFrom('sessions').where('user_id', '=', client.id).selectAll().execute(),
     ).toEqual([]);
     expect(await t.db.selectFrom('contact_messages').selectAll().execute()).toEqual([]);
+    expect(
+      await t.db
+        .selectFrom('login_throttle')
+        .where('key', 'in', [throttled.account.key, throttled.accountAddress.key])
+        .selectAll()
+        .execute(),
+    ).toEqual([]);
     // The orders carry no personal data any more.
     const anonymised = await t.db
       .selectFrom('orders')
