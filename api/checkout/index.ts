@@ -7,11 +7,15 @@
 // a print by decrementing its stock with `stock >= qty` in the UPDATE itself. Holds end when the
 // session expires (webhook), when the sweeper finds them past their expiry, or when the same cart
 // starts a new checkout.
+//
+// Issue 14: a checkout comes from the visitor's cart (./from-cart.ts) and each client holds little
+// at once — one checkout per cart, a few per address (./limits.ts).
 import { sql, type Transaction } from 'kysely';
 import type Stripe from 'stripe';
 import { isUniqueViolation, type Database } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { log } from '../log.ts';
 import {
   activePromoCodes,
   computeTotals,
@@ -24,6 +28,9 @@ import { liveSettings } from '../settings/index.ts';
 import { type Clock, systemClock, timeOf } from '../clock.ts';
 import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
 import { assertSellable } from '../catalog/sellability.ts';
+import { isCartId } from '../cart/index.ts';
+import { lockCartItems } from './from-cart.ts';
+import { assertWithinClientLimit, clientKey, forgetFinishedClients } from './limits.ts';
 
 /** How long a Checkout Session stays payable (Stripe's minimum is 30 minutes). */
 export const SESSION_LIFETIME_SECONDS = 30 * 60 + 60;
@@ -51,8 +58,13 @@ export interface CheckoutRequest {
 }
 
 export interface CheckoutContext {
-  /** The visitor's cart, emptied once the payment succeeds. */
-  cartId?: string | undefined;
+  /**
+   * The visitor's cart: what may be held comes from it (none, or an empty one: `cart_empty`),
+   * and it is emptied once the payment succeeds.
+   */
+  cartId: string | undefined;
+  /** The client's address, for the per-address limit (only its hash is stored, for a while). */
+  ip: string;
   userId?: string | undefined;
   /** Absolute origin the buyer comes back to, e.g. https://galerie.example */
   siteUrl: string;
@@ -78,14 +90,6 @@ interface HeldLine {
 }
 
 const titles = (t: { fr: string; en: string }) => ({ title_fr: t.fr, title_en: t.en });
-
-/** Same work twice in the request counts once, with the quantities added. */
-function mergeItems(items: CheckoutRequest['items']): Map<number, number> {
-  const merged = new Map<number, number>();
-  for (const item of items)
-    merged.set(item.artworkId, (merged.get(item.artworkId) ?? 0) + item.quantity);
-  return merged;
-}
 
 async function nextOrderNumber(trx: Transaction<DB>, now: Date): Promise<string> {
   const { rows } = await sql<{ n: string }>`SELECT nextval('order_number_seq')::text AS n`.execute(
@@ -141,10 +145,94 @@ export async function closeUnpaidOrder(
   await releaseHolds(trx, orderId, now);
   await trx
     .updateTable('orders')
-    .set({ payment_status: paymentStatus, status: Fulfilment.cancelled, updated_at: now })
+    .set({
+      payment_status: paymentStatus,
+      status: Fulfilment.cancelled,
+      client_key: null,
+      updated_at: now,
+    })
     .where('id', '=', orderId)
     .execute();
   return true;
+}
+
+/**
+ * Lets go of the cart's earlier checkouts still waiting for their payment (storefront: the buyer
+ * came back from the payment page and checks out again). Returns their sessions, to expire once
+ * the new checkout is committed.
+ */
+async function supersedeCartCheckouts(
+  trx: Transaction<DB>,
+  cartId: string,
+  now: Date,
+): Promise<string[]> {
+  const abandonedSessions: string[] = [];
+  const earlier = await trx
+    .selectFrom('orders')
+    .select(['id', 'stripe_session_id'])
+    .where('cart_id', '=', cartId)
+    .where('payment_status', '=', Payment.unpaid)
+    .where('status', '=', Fulfilment.pending)
+    .execute();
+  for (const o of earlier) {
+    if (await closeUnpaidOrder(trx, o.id, Payment.expired, now))
+      if (o.stripe_session_id) abandonedSessions.push(o.stripe_session_id);
+  }
+  return abandonedSessions;
+}
+
+/**
+ * Holds every line of a new order: prints by taking them from the stock, originals by an active
+ * hold only one checkout can have (holds_one_active_per_original).
+ */
+async function holdLines(
+  trx: Transaction<DB>,
+  orderId: string,
+  lines: HeldLine[],
+  holdUntil: Date,
+  now: Date,
+): Promise<void> {
+  for (const line of lines) {
+    if (line.type === 'print') {
+      const taken = await trx
+        .updateTable('artworks')
+        .set((eb) => ({ stock: eb('stock', '-', line.quantity), updated_at: now }))
+        .where('id', '=', line.artworkId)
+        .where('stock', '>=', line.quantity)
+        .where('is_available', '=', true)
+        .returning('stock')
+        .executeTakeFirst();
+      if (!taken) {
+        const left = await trx
+          .selectFrom('artworks')
+          .select('stock')
+          .where('id', '=', line.artworkId)
+          .executeTakeFirst();
+        throw new AppError('out_of_stock', {
+          params: { ...titles(line.title), stock: left?.stock ?? 0 },
+        });
+      }
+    }
+    try {
+      // Another open checkout holding this original makes the partial unique index refuse.
+      await trx
+        .insertInto('holds')
+        .values({
+          order_id: orderId,
+          artwork_id: line.artworkId,
+          artwork_type: line.type,
+          quantity: line.quantity,
+          state: 'active',
+          expires_at: holdUntil,
+          created_at: now,
+        })
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw new AppError('artwork_held', { params: titles(line.title), cause: error });
+      throw error;
+    }
+  }
 }
 
 export async function createCheckout(
@@ -154,33 +242,24 @@ export async function createCheckout(
 ): Promise<CheckoutResult> {
   const { db, payments } = deps;
   if (!payments.ready) throw new AppError('payment_not_configured');
+  // No cart, nothing to hold: refused before any query (lockCartItems checks it again, locked).
+  if (!isCartId(context.cartId)) throw new AppError('cart_empty');
   const now = timeOf(context);
   const settings = await liveSettings(db);
   const codes = activePromoCodes(settings);
   const promo = input.promoCode?.trim() ? findPromo(codes, input.promoCode) : null;
   if (input.promoCode?.trim() && !promo) throw new AppError('promo_invalid');
-  const wanted = mergeItems(input.items);
+  const client = clientKey(context.ip);
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_SECONDS * 1000);
   const holdUntil = new Date(expiresAt.getTime() + HOLD_GRACE_SECONDS * 1000);
 
-  // 1. One transaction: earlier checkouts of this cart let go, prices re-read, works held, order stored.
+  // 1. One transaction: the cart locked and checked, its earlier checkouts let go, prices re-read,
+  // works held, order stored, the client's limit checked.
   const { order, lines, totals, abandonedSessions } = await db
     .transaction()
     .execute(async (trx) => {
-      const abandonedSessions: string[] = [];
-      if (context.cartId) {
-        const earlier = await trx
-          .selectFrom('orders')
-          .select(['id', 'stripe_session_id'])
-          .where('cart_id', '=', context.cartId)
-          .where('payment_status', '=', Payment.unpaid)
-          .where('status', '=', Fulfilment.pending)
-          .execute();
-        for (const o of earlier) {
-          if (await closeUnpaidOrder(trx, o.id, Payment.expired, now))
-            if (o.stripe_session_id) abandonedSessions.push(o.stripe_session_id);
-        }
-      }
+      const { cartId, wanted } = await lockCartItems(trx, context.cartId, input.items);
+      const abandonedSessions = await supersedeCartCheckouts(trx, cartId, now);
 
       const works = await trx
         .selectFrom('artworks')
@@ -232,7 +311,8 @@ export async function createCheckout(
         .values({
           order_number: await nextOrderNumber(trx, now),
           user_id: context.userId ?? null,
-          cart_id: context.cartId ?? null,
+          cart_id: cartId,
+          client_key: client,
           customer_name: input.customer.name,
           customer_email: input.customer.email,
           customer_phone: input.customer.phone || null,
@@ -264,47 +344,8 @@ export async function createCheckout(
         )
         .execute();
 
-      for (const line of lines) {
-        if (line.type === 'print') {
-          const taken = await trx
-            .updateTable('artworks')
-            .set((eb) => ({ stock: eb('stock', '-', line.quantity), updated_at: now }))
-            .where('id', '=', line.artworkId)
-            .where('stock', '>=', line.quantity)
-            .where('is_available', '=', true)
-            .returning('stock')
-            .executeTakeFirst();
-          if (!taken) {
-            const left = await trx
-              .selectFrom('artworks')
-              .select('stock')
-              .where('id', '=', line.artworkId)
-              .executeTakeFirst();
-            throw new AppError('out_of_stock', {
-              params: { ...titles(line.title), stock: left?.stock ?? 0 },
-            });
-          }
-        }
-        try {
-          // Another open checkout holding this original makes the partial unique index refuse.
-          await trx
-            .insertInto('holds')
-            .values({
-              order_id: order.id,
-              artwork_id: line.artworkId,
-              artwork_type: line.type,
-              quantity: line.quantity,
-              state: 'active',
-              expires_at: holdUntil,
-              created_at: now,
-            })
-            .execute();
-        } catch (error) {
-          if (isUniqueViolation(error))
-            throw new AppError('artwork_held', { params: titles(line.title), cause: error });
-          throw error;
-        }
-      }
+      await holdLines(trx, order.id, lines, holdUntil, now);
+      await assertWithinClientLimit(trx, client, order.id, now, HOLD_GRACE_SECONDS);
       return { order, lines, totals, abandonedSessions };
     });
 
@@ -325,9 +366,9 @@ export async function createCheckout(
     });
   } catch (error) {
     await db.transaction().execute((trx) => closeUnpaidOrder(trx, order.id, Payment.failed));
-    console.error(
-      `Checkout ${order.order_number}: the payment session could not be created:`,
-      error,
+    log.error(
+      { err: error },
+      `Checkout ${order.order_number}: the payment session could not be created`,
     );
     throw new AppError('payment_failed', { cause: error });
   }
@@ -466,5 +507,7 @@ export async function sweepExpiredHolds(db: Database, now: Date = systemClock())
     });
     if (done) closed += 1;
   }
+  // Paid orders need their client no more (closed ones forgot it when closing).
+  await forgetFinishedClients(db);
   return closed;
 }

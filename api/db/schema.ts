@@ -187,6 +187,7 @@ export interface Orders {
   billing_address: Json | null;
   carrier: string | null;
   cart_id: string | null;
+  client_key: string | null;
   created_at: Generated<Timestamp>;
   currency: Generated<string>;
   customer_email: string;

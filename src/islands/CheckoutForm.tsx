@@ -223,8 +223,9 @@ export default function CheckoutForm(props: Props) {
       const key = fields[path];
       if (key) list.push({ text: keyText(key, path), path });
     }
-    if (cart.lines.length === 0 || fields['items'])
-      list.push({ text: t('checkout.error.cartEmpty') });
+    // The server names the cart's problem (issue 14: e.g. it changed in another tab).
+    if (fields['items']) list.push({ text: keyText(fields['items'], 'items') });
+    else if (cart.lines.length === 0) list.push({ text: t('checkout.error.cartEmpty') });
     cart.lines.forEach((line, index) => {
       const n = index + 1;
       if (!Number.isInteger(line.artworkId) || line.artworkId <= 0)
@@ -283,6 +284,15 @@ export default function CheckoutForm(props: Props) {
     if (error?.code === 'invalid_input' && error.fields) {
       showFieldErrors(error.fields);
       setProblems(prePaymentProblems(error.fields));
+      // The cart changed since this page was opened: the summary shows it as it is now.
+      if (error.fields['items']) await reloadCart();
+      return;
+    }
+    // Issue 14: this connection has its share of payments in progress (per-address limit).
+    if (error?.code === 'rate_limited') {
+      setSubmitError(
+        t('checkout.error.tooManyCheckouts', { minutes: error.params?.['minutes'] ?? 30 }),
+      );
       return;
     }
     setSubmitError(

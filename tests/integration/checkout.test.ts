@@ -75,6 +75,40 @@ function request(
   };
 }
 
+let clients = 0;
+/** An address of its own for each checkout (the per-address limit: hardening-checkout.test.ts). */
+function newIp(): string {
+  clients += 1;
+  return `198.18.${clients >> 8}.${clients & 255}`;
+}
+
+/**
+ * A cart holding `items` as they are: rows written directly, since a cart may hold a line the
+ * stock no longer covers, or a work sold since it was added (api/cart checks when adding).
+ */
+async function cartWith(items: CheckoutRequest['items']): Promise<string> {
+  const cartId = newCartId();
+  await t.db.insertInto('carts').values({ id: cartId }).execute();
+  await t.db
+    .insertInto('cart_items')
+    .values(items.map((i) => ({ cart_id: cartId, artwork_id: i.artworkId, quantity: i.quantity })))
+    .execute();
+  return cartId;
+}
+
+/** A buyer checking out `items`: from a cart holding them (`cartId`, else a new one), from an address of their own. */
+async function checkout(
+  items: CheckoutRequest['items'],
+  extra: Partial<CheckoutRequest> = {},
+  cartId?: string,
+) {
+  return createCheckout({ db: t.db, payments }, request(items, extra), {
+    cartId: cartId ?? (await cartWith(items)),
+    ip: newIp(),
+    siteUrl,
+  });
+}
+
 async function code(promise: Promise<unknown>): Promise<string> {
   try {
     await promise;
@@ -205,13 +239,10 @@ describe('checkout', () => {
     const cartId = newCartId();
     await addToCart(t.db, cartId, print, 2);
     const before = Date.now();
-    const result = await createCheckout(
-      { db: t.db, payments },
-      request([{ artworkId: print, quantity: 2 }], { promoCode: 'sasha25' }),
-      {
-        cartId,
-        siteUrl,
-      },
+    const result = await checkout(
+      [{ artworkId: print, quantity: 2 }],
+      { promoCode: 'sasha25' },
+      cartId,
     );
     expect(result.url).toContain('/emulator/checkout/');
     // 700 € − 15 % = 595 €, free shipping from 500 €.
@@ -247,11 +278,7 @@ describe('checkout', () => {
       priceCents: 42000,
       stock: 2,
     });
-    const result = await createCheckout(
-      { db: t.db, payments },
-      request([{ artworkId: print, quantity: 1 }]),
-      { siteUrl },
-    );
+    const result = await checkout([{ artworkId: print, quantity: 1 }]);
     expect(result.totals).toEqual({
       subtotalCents: 42000,
       discountCents: 0,
@@ -260,15 +287,9 @@ describe('checkout', () => {
     });
     const lines = await payments.stripe.checkout.sessions.listLineItems(result.sessionId);
     expect(lines.data.map((l) => l.amount_total)).toEqual([42000, 1500]);
-    expect(
-      await code(
-        createCheckout(
-          { db: t.db, payments },
-          request([{ artworkId: print, quantity: 1 }], { promoCode: 'FAKE' }),
-          { siteUrl },
-        ),
-      ),
-    ).toBe('promo_invalid');
+    expect(await code(checkout([{ artworkId: print, quantity: 1 }], { promoCode: 'FAKE' }))).toBe(
+      'promo_invalid',
+    );
     const sold = await insertWork({
       slug: 'vendue-original',
       title: 'Vendue',
@@ -277,20 +298,8 @@ describe('checkout', () => {
       stock: 0,
     });
     await t.db.updateTable('artworks').set({ is_sold: true }).where('id', '=', sold).execute();
-    expect(
-      await code(
-        createCheckout({ db: t.db, payments }, request([{ artworkId: sold, quantity: 1 }]), {
-          siteUrl,
-        }),
-      ),
-    ).toBe('unavailable');
-    expect(
-      await code(
-        createCheckout({ db: t.db, payments }, request([{ artworkId: print, quantity: 5 }]), {
-          siteUrl,
-        }),
-      ),
-    ).toBe('out_of_stock');
+    expect(await code(checkout([{ artworkId: sold, quantity: 1 }]))).toBe('unavailable');
+    expect(await code(checkout([{ artworkId: print, quantity: 5 }]))).toBe('out_of_stock');
   });
 
   it('lets 1 of 50 concurrent checkouts hold an original; the 49 others are told it is reserved', async () => {
@@ -302,14 +311,7 @@ describe('checkout', () => {
       stock: 1,
     });
     const results = await Promise.all(
-      Array.from({ length: 50 }, () =>
-        code(
-          createCheckout({ db: t.db, payments }, request([{ artworkId: original, quantity: 1 }]), {
-            cartId: newCartId(),
-            siteUrl,
-          }),
-        ),
-      ),
+      Array.from({ length: 50 }, () => code(checkout([{ artworkId: original, quantity: 1 }]))),
     );
     expect(results.filter((r) => r === 'ok')).toHaveLength(1);
     expect(results.filter((r) => r === 'artwork_held')).toHaveLength(49);
@@ -333,14 +335,7 @@ describe('checkout', () => {
       stock: 5,
     });
     const results = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        code(
-          createCheckout({ db: t.db, payments }, request([{ artworkId: print, quantity: 1 }]), {
-            cartId: newCartId(),
-            siteUrl,
-          }),
-        ),
-      ),
+      Array.from({ length: 20 }, () => code(checkout([{ artworkId: print, quantity: 1 }]))),
     );
     expect(results.filter((r) => r === 'ok')).toHaveLength(5);
     expect(results.filter((r) => r === 'out_of_stock')).toHaveLength(15);
@@ -356,28 +351,13 @@ describe('checkout', () => {
       priceCents: 600000,
       stock: 1,
     });
-    const cartId = newCartId();
-    const first = await createCheckout(
-      { db: t.db, payments },
-      request([{ artworkId: original, quantity: 1 }]),
-      { cartId, siteUrl },
-    );
-    const second = await createCheckout(
-      { db: t.db, payments },
-      request([{ artworkId: original, quantity: 1 }]),
-      { cartId, siteUrl },
-    );
+    const cartId = await cartWith([{ artworkId: original, quantity: 1 }]);
+    const first = await checkout([{ artworkId: original, quantity: 1 }], {}, cartId);
+    const second = await checkout([{ artworkId: original, quantity: 1 }], {}, cartId);
     expect(second.sessionId).not.toBe(first.sessionId);
     expect(await orderOf(first.sessionId)).toMatchObject({ payment_status: 'expired' });
     expect(await activeHolds(original)).toEqual({ count: 1, quantity: 1 });
-    expect(
-      await code(
-        createCheckout({ db: t.db, payments }, request([{ artworkId: original, quantity: 1 }]), {
-          cartId: newCartId(),
-          siteUrl,
-        }),
-      ),
-    ).toBe('artwork_held');
+    expect(await code(checkout([{ artworkId: original, quantity: 1 }]))).toBe('artwork_held');
   });
 });
 
@@ -392,11 +372,7 @@ describe('fulfilment by webhook', () => {
     });
     const cartId = newCartId();
     await addToCart(t.db, cartId, original, 1);
-    const result = await createCheckout(
-      { db: t.db, payments },
-      request([{ artworkId: original, quantity: 1 }]),
-      { cartId, siteUrl },
-    );
+    const result = await checkout([{ artworkId: original, quantity: 1 }], {}, cartId);
     const mailsBefore = mails.length;
     await emulator.pay(result.sessionId);
     await until(
@@ -456,11 +432,7 @@ describe('fulfilment by webhook', () => {
       priceCents: 35000,
       stock: 4,
     });
-    const result = await createCheckout(
-      { db: t.db, payments },
-      request([{ artworkId: print, quantity: 1 }]),
-      { siteUrl },
-    );
+    const result = await checkout([{ artworkId: print, quantity: 1 }]);
     const session = await payments.stripe.checkout.sessions.retrieve(result.sessionId);
     const body = completedEvent('concurrent', session);
     const mailsBefore = mails.length;
@@ -514,11 +486,7 @@ describe('expiry', () => {
       priceCents: 35000,
       stock: 2,
     });
-    const result = await createCheckout(
-      { db: t.db, payments },
-      request([{ artworkId: print, quantity: 2 }]),
-      { siteUrl },
-    );
+    const result = await checkout([{ artworkId: print, quantity: 2 }]);
     expect(await work(print)).toMatchObject({ stock: 0 });
     await payments.stripe.checkout.sessions.expire(result.sessionId);
     await until(
@@ -537,11 +505,7 @@ describe('expiry', () => {
       priceCents: 35000,
       stock: 2,
     });
-    const result = await createCheckout(
-      { db: t.db, payments },
-      request([{ artworkId: print, quantity: 1 }]),
-      { siteUrl },
-    );
+    const result = await checkout([{ artworkId: print, quantity: 1 }]);
     await emulator.pay(result.sessionId);
     await until(
       async () => (await orderOf(result.sessionId)).payment_status === 'paid',
@@ -569,22 +533,14 @@ describe('expiry', () => {
       priceCents: 700000,
       stock: 1,
     });
-    const late = await createCheckout(
-      { db: t.db, payments },
-      request([{ artworkId: original, quantity: 1 }]),
-      { cartId: newCartId(), siteUrl },
-    );
+    const late = await checkout([{ artworkId: original, quantity: 1 }]);
     expect(
       await sweepExpiredHolds(t.db, new Date(Date.now() + 2 * 3600 * 1000)),
     ).toBeGreaterThanOrEqual(1);
     expect(await activeHolds(original)).toEqual({ count: 0, quantity: 0 });
     expect(await orderOf(late.sessionId)).toMatchObject({ payment_status: 'expired' });
     // Someone else takes the original, then the first buyer's (still open) session is paid.
-    const other = await createCheckout(
-      { db: t.db, payments },
-      request([{ artworkId: original, quantity: 1 }]),
-      { cartId: newCartId(), siteUrl },
-    );
+    const other = await checkout([{ artworkId: original, quantity: 1 }]);
     await emulator.pay(late.sessionId);
     await until(
       async () => (await orderOf(late.sessionId)).payment_status === 'refunded',
@@ -614,11 +570,7 @@ describe('the back office during a checkout (issue 11)', () => {
       priceCents: 500000,
       stock: 1,
     });
-    const held = await createCheckout(
-      { db: t.db, payments },
-      request([{ artworkId: original, quantity: 1 }]),
-      { cartId: newCartId(), siteUrl },
-    );
+    const held = await checkout([{ artworkId: original, quantity: 1 }]);
     expect(await activeHolds(original)).toEqual({ count: 1, quantity: 1 });
     const { version } = await getAdminArtwork(t.db, original);
     await updateArtwork({ db: t.db, payments }, original, { version, isSold: true }, owner);
@@ -648,10 +600,7 @@ describe('the back office during a checkout (issue 11)', () => {
     });
     const { version } = await getAdminArtwork(t.db, print);
     const attempts = Array.from({ length: 20 }, () =>
-      createCheckout({ db: t.db, payments }, request([{ artworkId: print, quantity: 1 }]), {
-        cartId: newCartId(),
-        siteUrl,
-      }).then(
+      checkout([{ artworkId: print, quantity: 1 }]).then(
         () => 'held',
         (error: unknown) => (error instanceof AppError ? error.code : String(error)),
       ),
@@ -677,13 +626,17 @@ describe('the back office during a checkout (issue 11)', () => {
 
 describe('POST /api/checkout', () => {
   const ORIGIN = 'http://localhost:4321';
-  const call = (body: unknown, origin = ORIGIN) =>
+  const call = (body: unknown, origin = ORIGIN, cartId?: string) =>
     callEndpoint(CHECKOUT, {
       request: new Request(`${ORIGIN}/api/checkout`, {
         method: 'POST',
         headers: { origin, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       }),
+      cookies: {
+        get: (name: string) =>
+          name === 'cart-session-id' && cartId ? { value: cartId } : undefined,
+      } as never,
     });
 
   beforeAll(() => {
@@ -699,7 +652,8 @@ describe('POST /api/checkout', () => {
       priceCents: 35000,
       stock: 3,
     });
-    const response = await call(request([{ artworkId: print, quantity: 1 }]));
+    const items = [{ artworkId: print, quantity: 1 }];
+    const response = await call(request(items), ORIGIN, await cartWith(items));
     expect(response.status).toBe(201);
     const body = (await response.json()) as { url: string; sessionId: string; orderNumber: string };
     expect(body.url).toContain(`/emulator/checkout/${body.sessionId}`);

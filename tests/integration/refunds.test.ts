@@ -81,6 +81,7 @@ async function buy(items: CheckoutRequest['items']) {
   for (const item of items) await addToCart(t.db, cartId, item.artworkId, item.quantity);
   const { orderId, sessionId } = await createCheckout({ db: t.db, payments }, request(items), {
     cartId,
+    ip: '192.0.2.10',
     siteUrl,
   });
   await emulator.pay(sessionId);
@@ -240,10 +241,12 @@ describe('refundOrder', () => {
       .execute();
     expect(restock).toEqual([{ action: 'order.restock', actor_email: owner.email }]);
     // Buyable again: a new checkout holds the original.
+    const cartId = newCartId();
+    await addToCart(t.db, cartId, original.id, 1);
     const again = await createCheckout(
       { db: t.db, payments },
       request([{ artworkId: original.id, quantity: 1 }]),
-      { cartId: newCartId(), siteUrl },
+      { cartId, ip: '192.0.2.10', siteUrl },
     );
     expect(again.sessionId).toMatch(/^cs_/);
   });

@@ -1,6 +1,7 @@
 // POST /api/checkout: artwork ids, quantities, customer details and a promo code in; the Stripe
 // Checkout Session's URL out. The same zod schema as the checkout island; prices, discount and
-// shipping are recomputed on the server (api/checkout).
+// shipping are recomputed on the server (api/checkout), which holds only what the visitor's cart
+// (cookie) has, within the per-cart and per-address limits (429 with Retry-After).
 import { createCheckout } from '#api/checkout/index.ts';
 import { getDb } from '#api/db/context.ts';
 import { defineEndpoint } from '#api/http/endpoint.ts';
@@ -17,6 +18,7 @@ export const POST = defineEndpoint({
   handler: async (input, { cookies, url, locals }) => {
     const result = await createCheckout({ db: await getDb(), payments: getPayments() }, input, {
       cartId: readCartId(cookies),
+      ip: locals.client.address,
       userId: locals.user?.id,
       siteUrl: import.meta.env.SITE ?? url.origin,
     });
