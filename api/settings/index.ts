@@ -151,7 +151,7 @@ export async function saveSettings(
   const fields: Record<string, string> = {};
   const values: Partial<Record<SettingKey, unknown>> = {};
   for (const [key, value] of Object.entries(patch)) {
-    if (!(key in settingsSchema.shape)) {
+    if (!Object.hasOwn(settingsSchema.shape, key)) {
       fields[key] = 'Paramètre inconnu';
       continue;
     }

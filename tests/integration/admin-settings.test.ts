@@ -11,7 +11,7 @@ import type { APIRoute } from 'astro';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readAudit } from '#api/admin/audit.ts';
 import { providePublisher } from '#api/build/publish.ts';
-import { CART_COOKIE } from '#api/cart/index.ts';
+import { addToCart, CART_COOKIE, newCartId } from '#api/cart/index.ts';
 import { provideDatabase } from '#api/db/context.ts';
 import { createStripeEmulator, type StripeEmulator } from '#api/emulator/index.ts';
 import { maintenanceGate } from '#api/http/maintenance.ts';
@@ -300,6 +300,14 @@ describe('a refused value saves nothing', () => {
       error: { fields: { bank_transfer: 'Paramètre inconnu' } },
     });
     expect(await stored()).toEqual(before);
+    // Names every object has by inheritance are unknown too, not a 500.
+    for (const key of ['constructor', 'toString', 'hasOwnProperty']) {
+      const inherited = await save(JSON.parse(`{"${key}": 1}`) as Record<string, unknown>);
+      expect(inherited.status, key).toBe(400);
+    }
+    // JSON's own "__proto__" key never reaches the settings (parsed away: no change).
+    expect((await save(JSON.parse('{"__proto__": {"site_title": "x"}}'))).status).toBeLessThan(500);
+    expect(await stored()).toEqual(before);
   });
 });
 
@@ -466,8 +474,12 @@ describe('what a save changes acts on the next request', () => {
       price_cents: 35_000,
       stock: 3,
     });
+    // A checkout comes from a cart (issue 14): the print in this buyer's.
+    const jar = new Map([[CART_COOKIE, newCartId()]]);
+    await addToCart(t.db, jar.get(CART_COOKIE)!, print.id, 1);
     const checkout = async () => {
       const answer = await call(CHECKOUT, 'POST', '/api/checkout', {
+        jar,
         body: {
           locale: 'fr',
           items: [{ artworkId: print.id, quantity: 1 }],
