@@ -33,6 +33,7 @@ import { timeOf, type Clock } from '../clock.ts';
 import type { Database, Executor } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { log } from '../log.ts';
 import type { Mailer } from '../mail/index.ts';
 import { shippingMail } from '../mail/shipping.ts';
 import { readOrder } from '../orders/index.ts';
@@ -576,7 +577,10 @@ export async function changeOrderStatus(
       mail = 'sent';
     } catch (error) {
       // The order is shipped whatever happens to the mail; the owner is told and it is logged.
-      console.error(`Order ${current.order_number}: the shipping mail could not be sent:`, error);
+      log.error(
+        { err: error },
+        `Order ${current.order_number}: the shipping mail could not be sent`,
+      );
       mail = 'failed';
     }
   }

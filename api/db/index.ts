@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import { log } from '../log.ts';
 import type { DB } from './schema.ts';
 
 export type Database = Kysely<DB>;
@@ -90,7 +91,7 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
     },
   });
   // Idle clients can fail when the server restarts; the pool replaces them, so only log.
-  pool.on('error', (error) => console.error(`PostgreSQL idle client error: ${error.message}`));
+  pool.on('error', (error) => log.error({ err: error }, 'PostgreSQL idle client error'));
   const where = describeUrl(url);
   try {
     const client = await pool.connect();

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseSessionToken, SESSION_COOKIE } from '../accounts/sessions.ts';
 import { systemClock, type Clock } from '../clock.ts';
+import { log } from '../log.ts';
 import { cookieValue, countedPath, isPageResponse, mayBeView, workKeyOf } from './filter.ts';
 import type { VisitBatch, VisitStore } from './store.ts';
 import { clientAddress, DailySalt, parisDay, visitorHash } from './visitor.ts';
@@ -29,7 +30,7 @@ export const FLUSH_EVERY_MS = 10_000;
 export interface VisitCounterOptions {
   store: VisitStore;
   now?: Clock;
-  /** One line per problem; console.error by default. */
+  /** One line per problem; the server's log (api/log.ts) by default. */
   log?: (line: string) => void;
   /** The salt's source (tests give a fixed one). */
   random?: (size: number) => Buffer;
@@ -81,7 +82,7 @@ export class VisitCounter {
   constructor(options: VisitCounterOptions) {
     this.#store = options.store;
     this.#now = options.now ?? systemClock;
-    this.#log = options.log ?? ((line) => console.error(line));
+    this.#log = options.log ?? ((line) => log.error(line));
     this.#salt = new DailySalt(options.random);
   }
 

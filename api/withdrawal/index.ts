@@ -5,8 +5,8 @@
 // after: a mail that fails never loses it. Whatever does not match answers like an unknown order.
 import { sql } from 'kysely';
 import type { Database, Executor } from '../db/index.ts';
-import { errorText } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
+import { log } from '../log.ts';
 import type { Mailer } from '../mail/index.ts';
 import { galleryWithdrawalNotification, withdrawalConfirmationMail } from '../mail/withdrawal.ts';
 import { hit, rateLimitKey, type RateLimitRule } from '../ratelimit/index.ts';
@@ -309,8 +309,9 @@ async function sendMails(
   try {
     settings = deps.settings ?? (await liveSettings(deps.db));
   } catch (error) {
-    console.error(
-      `Withdrawal of order ${order.order_number} recorded; its mails could not be prepared: ${errorText(error)}`,
+    log.error(
+      { err: error },
+      `Withdrawal of order ${order.order_number} recorded; its mails could not be prepared`,
     );
     return false;
   }
@@ -325,15 +326,17 @@ async function sendMails(
     await deps.mailer.send(withdrawalConfirmationMail(mail, settings));
     mailed = true;
   } catch (error) {
-    console.error(
-      `Withdrawal of order ${order.order_number} recorded; the buyer's confirmation mail failed: ${errorText(error)}`,
+    log.error(
+      { err: error },
+      `Withdrawal of order ${order.order_number} recorded; the buyer's confirmation mail failed`,
     );
   }
   try {
     await deps.mailer.send(galleryWithdrawalNotification(mail, settings, mailed));
   } catch (error) {
-    console.error(
-      `Withdrawal of order ${order.order_number} recorded; the gallery's notification failed: ${errorText(error)}`,
+    log.error(
+      { err: error },
+      `Withdrawal of order ${order.order_number} recorded; the gallery's notification failed`,
     );
   }
   return mailed;

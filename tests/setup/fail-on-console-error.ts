@@ -1,7 +1,20 @@
 // A test that logs console.error fails (CONVENTIONS 9): errors are asserted, never just printed.
 import { afterEach, beforeEach, vi } from 'vitest';
+import { log, setLogSink } from '#api/log.ts';
 
 let errors: unknown[][] = [];
+
+// The server's logger (api/log.ts, docs/decisions/022) in tests: a line at `error` or above goes
+// through console.error, so the guard below sees it and a test expecting one replaces the spy as
+// before; lines below it are shown only when LOG_LEVEL asks for them (quiet by default).
+if (!process.env['LOG_LEVEL']) log.level = 'error';
+setLogSink({
+  write: (line) => {
+    const { level } = JSON.parse(line) as { level?: string };
+    if (level === 'error' || level === 'fatal') console.error(line.trimEnd());
+    else process.stdout.write(line);
+  },
+});
 
 beforeEach(() => {
   errors = [];
