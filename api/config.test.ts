@@ -12,6 +12,17 @@ describe('loadConfig', () => {
       siteUrl: 'http://localhost:4321',
       stripeSecretKey: undefined,
       visitCounting: true,
+      trustProxy: { kind: 'none' },
+    });
+  });
+
+  it('reads TRUST_PROXY as a number of proxies or their addresses, trusting nothing by default', () => {
+    expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toEqual({ kind: 'none' });
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toEqual({ kind: 'none' });
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toEqual({ kind: 'hops', hops: 2 });
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }).trustProxy).toEqual({
+      kind: 'addresses',
+      addresses: ['10.0.0.0/8', '::1'],
     });
   });
 
@@ -36,6 +47,9 @@ describe('loadConfig', () => {
     [{ PORT: 'eighty' }, /PORT/],
     [{ PUBLIC_SITE_URL: 'galerie' }, /PUBLIC_SITE_URL/],
     [{ VISIT_COUNTING: 'no' }, /VISIT_COUNTING must be on or off/],
+    [{ TRUST_PROXY: 'yes' }, /^TRUST_PROXY must be a number of proxies/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /^TRUST_PROXY must be/],
+    [{ TRUST_PROXY: '1.2.3.4,evil' }, /^TRUST_PROXY must be/],
   ])('names the variable to fix: %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

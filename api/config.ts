@@ -3,6 +3,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import {
+  parseTrustProxy,
+  TRUST_NOTHING,
+  TRUST_PROXY_HELP,
+  type TrustProxy,
+} from './http/client.ts';
 
 const optionalText = z
   .string()
@@ -29,6 +35,14 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_PUBLISHABLE_KEY: optionalText,
   SMTP_URL: optionalText,
+  TRUST_PROXY: optionalText.refine((value) => {
+    try {
+      parseTrustProxy(value);
+      return true;
+    } catch {
+      return false;
+    }
+  }, TRUST_PROXY_HELP),
   VISIT_COUNTING: optionalText.refine(
     (value) => value === undefined || /^(on|off)$/i.test(value),
     'VISIT_COUNTING must be on or off',
@@ -49,6 +63,8 @@ export interface AppConfig {
   smtpUrl: string | undefined;
   /** Private visit counts (api/visits): on unless VISIT_COUNTING=off (benchmarks). */
   visitCounting: boolean;
+  /** Which reverse proxies' X-Forwarded-For / -Proto are believed (api/http/client.ts). */
+  trustProxy: TrustProxy;
 }
 
 /** A configuration mistake the person running the site must fix; printed as one line. */
@@ -78,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY,
     smtpUrl: e.SMTP_URL,
     visitCounting: e.VISIT_COUNTING?.toLowerCase() !== 'off',
+    trustProxy: e.TRUST_PROXY === undefined ? TRUST_NOTHING : parseTrustProxy(e.TRUST_PROXY),
   };
 }
 

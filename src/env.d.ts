@@ -5,5 +5,10 @@ declare namespace App {
     user: import('#api/accounts/sessions.ts').SessionUser | null;
     /** The current session (`{ id, userId, expiresAt }`), or null. */
     session: import('#api/accounts/sessions.ts').Session | null;
+    /** The client (address, protocol) as the HTTP layer resolved it behind any trusted proxy
+     * (TRUST_PROXY, api/http/client.ts): what every per-address limit uses. */
+    client: import('#api/http/client.ts').Client;
+    /** Whether cookies get `Secure`: PUBLIC_SITE_URL is https:// or the client came over HTTPS. */
+    secureCookies: boolean;
   }
 }

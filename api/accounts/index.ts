@@ -306,7 +306,9 @@ export async function requestPasswordReset(
         locale,
       ),
     );
-  })().catch((error: unknown) => log.error({ err: error }, 'Accounts: the password reset mail failed'));
+  })().catch((error: unknown) =>
+    log.error({ err: error }, 'Accounts: the password reset mail failed'),
+  );
   return { delivered };
 }
 

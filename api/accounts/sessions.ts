@@ -151,20 +151,11 @@ export interface SessionCookieOptions {
   expires: Date;
 }
 
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** Secure everywhere but on plain-HTTP localhost, where browsers would drop it (development). */
-export function isSecureContextUrl(url: URL): boolean {
-  return url.protocol === 'https:' || !LOCAL_HOSTS.has(url.hostname);
-}
-
-/** Cookie attributes for a session expiring at `expiresAt`, as the request URL allows. */
-export function sessionCookieOptions(url: URL, expiresAt: Date): SessionCookieOptions {
-  return {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: isSecureContextUrl(url),
-    expires: expiresAt,
-  };
+/**
+ * Cookie attributes for a session expiring at `expiresAt`. `secure`: whether the site is served
+ * over HTTPS (`locals.secureCookies`: PUBLIC_SITE_URL or the trusted proxy's protocol, never the
+ * `Host` header; api/http/client.ts).
+ */
+export function sessionCookieOptions(secure: boolean, expiresAt: Date): SessionCookieOptions {
+  return { path: '/', httpOnly: true, sameSite: 'lax', secure, expires: expiresAt };
 }

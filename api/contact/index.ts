@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import type { Database } from '../db/index.ts';
 import { errorText } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
+import { log } from '../log.ts';
 import type { Mailer } from '../mail/index.ts';
 import { hit, rateLimitKey, type RateLimitRule } from '../ratelimit/index.ts';
 import { liveSettings, type SiteSettings } from '../settings/index.ts';
@@ -96,7 +97,7 @@ export async function submitContactMessage(
       .where('id', '=', id)
       .execute();
     // The visitor is told; the owner learns it from the log (and the stored row).
-    console.error(`Contact message ${id} stored but not delivered: ${reason}`);
+    log.error(`Contact message ${id} stored but not delivered: ${reason}`);
     throw new AppError('delivery_failed', { cause: error });
   }
   await db

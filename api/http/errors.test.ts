@@ -171,23 +171,33 @@ describe('readForm', () => {
 });
 
 describe('checkSameOrigin', () => {
-  const request = (method: string, headers: Record<string, string>) =>
-    new Request(URL_, { method, headers });
+  const SITE = 'http://localhost:4321';
+  const request = (method: string, headers: Record<string, string>, url = URL_) =>
+    new Request(url, { method, headers });
+  const check = (req: Request, siteUrl = SITE) => codeOfSync(() => checkSameOrigin(req, siteUrl));
 
   it('lets our own origin through', () => {
-    expect(
-      codeOfSync(() => checkSameOrigin(request('POST', { origin: 'http://localhost:4321' }))),
-    ).toBe('no error');
-    expect(
-      codeOfSync(() => checkSameOrigin(request('POST', { 'sec-fetch-site': 'same-origin' }))),
-    ).toBe('no error');
+    expect(check(request('POST', { origin: 'http://localhost:4321' }))).toBe('no error');
+    expect(check(request('POST', { 'sec-fetch-site': 'same-origin' }))).toBe('no error');
+    // A site on localhost is the same one on the loopback addresses.
+    expect(check(request('POST', { origin: 'http://127.0.0.1:4321' }))).toBe('no error');
+    expect(check(request('POST', { origin: 'http://[::1]:4321' }))).toBe('no error');
   });
 
-  it('accepts the public site origin when a proxy terminates TLS', () => {
+  it('accepts only the public site origin, whatever Host the request names', () => {
     const behindProxy = request('POST', { origin: 'https://galerie.example' });
-    expect(codeOfSync(() => checkSameOrigin(behindProxy))).toBe('forbidden_origin');
-    expect(codeOfSync(() => checkSameOrigin(behindProxy, 'https://galerie.example/'))).toBe(
-      'no error',
+    expect(check(behindProxy)).toBe('forbidden_origin');
+    expect(check(behindProxy, 'https://galerie.example/')).toBe('no error');
+    // `Host: evil.example` made the request's own URL http://evil.example (issue 14).
+    const spoofed = request(
+      'POST',
+      { origin: 'http://evil.example' },
+      'http://evil.example/api/cart',
+    );
+    expect(check(spoofed)).toBe('forbidden_origin');
+    expect(check(spoofed, 'https://galerie.example')).toBe('forbidden_origin');
+    expect(check(request('POST', { origin: 'http://127.0.0.1' }), 'https://galerie.example')).toBe(
+      'forbidden_origin',
     );
   });
 
@@ -204,13 +214,11 @@ describe('checkSameOrigin', () => {
       { origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' },
     ],
   ])('refuses %s with 403 forbidden_origin', (_label, headers) => {
-    expect(codeOfSync(() => checkSameOrigin(request('POST', headers)))).toBe('forbidden_origin');
+    expect(check(request('POST', headers))).toBe('forbidden_origin');
     expect(new AppError('forbidden_origin').status).toBe(403);
   });
 
   it('does not check safe methods', () => {
-    expect(
-      codeOfSync(() => checkSameOrigin(request('GET', { origin: 'https://evil.example' }))),
-    ).toBe('no error');
+    expect(check(request('GET', { origin: 'https://evil.example' }))).toBe('no error');
   });
 });

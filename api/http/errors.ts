@@ -2,6 +2,8 @@
 // and a default message, plus the request guards every unsafe endpoint shares: same-origin check
 // and body reading with a size limit. Bad input always gets a 4xx, never a 500.
 
+import { log } from '../log.ts';
+
 /** code → HTTP status and the default message (English, for API clients and logs; pages translate by code). */
 export const ERRORS = {
   invalid_input: { status: 400, message: 'Some fields are missing or invalid.' },
@@ -101,11 +103,27 @@ const JSON_HEADERS = {
   'Cache-Control': 'no-store',
 } as const;
 
+/**
+ * Whether PostgreSQL refused the data itself (SQLSTATE class 22, "data exception": 22P05 and
+ * 22021 a character it cannot store, 22003 a number out of its column's range, 22P02 text that is
+ * no number…). The schemas keep such input out (src/schemas/text.ts, row ids); one that slips
+ * through is still bad input, answered 400 — and logged, being a gap in a schema. PGlite's and
+ * node-postgres's errors both carry `code`; a wrapped one is found through its `cause`s.
+ */
+export function isDataError(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, cause } = e as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) return true;
+    e = cause;
+  }
+  return false;
+}
+
 /** The JSON error response for any thrown value: `{ error: { code, message, fields? } }`. */
 export function errorResponse(error: unknown): Response {
   if (!(error instanceof AppError)) {
-    console.error('Unexpected error while answering a request:', error);
-    return errorResponse(new AppError('internal'));
+    log.error({ err: error }, 'Unexpected error while answering a request');
+    return errorResponse(new AppError(isDataError(error) ? 'invalid_input' : 'internal'));
   }
   const headers = new Headers(JSON_HEADERS);
   if (error.retryAfterSeconds !== undefined)
@@ -126,21 +144,41 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Unsafe requests must come from our own pages. Astro's `security.checkOrigin` only covers form
- * content types (STACK-NOTES), so JSON endpoints call this: the `Origin` header must be the
- * request's own origin (or `siteUrl`'s, when a proxy terminates TLS in front of us); without an
- * `Origin`, `Sec-Fetch-Site: same-origin` is accepted. Clients sending neither are refused.
+ * content types (STACK-NOTES), so the middleware calls this for every request: the `Origin`
+ * header must be the public site's (PUBLIC_SITE_URL; a site on localhost is also itself on
+ * 127.0.0.1 and [::1]) — never the request's own URL, which a client makes up with its `Host`
+ * header. Without an `Origin`, `Sec-Fetch-Site: same-origin` is accepted. Clients sending neither
+ * are refused.
  */
-export function checkSameOrigin(request: Request, siteUrl?: string): void {
+export function checkSameOrigin(request: Request, siteUrl: string): void {
   if (SAFE_METHODS.has(request.method)) return;
-  const allowed = new Set([new URL(request.url).origin]);
-  if (siteUrl && URL.canParse(siteUrl)) allowed.add(new URL(siteUrl).origin);
   const origin = request.headers.get('origin');
   if (origin !== null) {
-    if (allowed.has(origin)) return;
+    if (siteOrigins(siteUrl).has(origin)) return;
     throw new AppError('forbidden_origin');
   }
   if (request.headers.get('sec-fetch-site') === 'same-origin') return;
   throw new AppError('forbidden_origin');
+}
+
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+let knownOrigins: { siteUrl: string; origins: ReadonlySet<string> } | undefined;
+
+/** The origins of the site at `siteUrl` (computed once: it never changes in a process). */
+function siteOrigins(siteUrl: string): ReadonlySet<string> {
+  if (knownOrigins?.siteUrl === siteUrl) return knownOrigins.origins;
+  const origins = new Set<string>();
+  if (URL.canParse(siteUrl)) {
+    const url = new URL(siteUrl);
+    origins.add(url.origin);
+    if (LOOPBACK_HOSTS.includes(url.hostname))
+      for (const host of LOOPBACK_HOSTS) {
+        url.hostname = host;
+        origins.add(url.origin);
+      }
+  }
+  knownOrigins = { siteUrl, origins };
+  return origins;
 }
 
 function mediaType(request: Request): string {

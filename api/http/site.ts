@@ -6,12 +6,15 @@ import fs from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Client } from './client.ts';
 import { StaticFiles } from './static-files.ts';
 
 export type NodeHandler = (
   req: IncomingMessage,
   res: ServerResponse,
   next?: (error?: unknown) => void,
+  /** Astro's `locals` to start from: `client`, resolved by the HTTP layer (api/http/client.ts). */
+  locals?: { client: Client },
 ) => void | Promise<void>;
 
 export interface SiteVersion {

@@ -4,6 +4,7 @@
 // day, nor recomputed from an address once the day is over (issue 12 item 9).
 import { hash, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { attachedClient } from '../http/client.ts';
 
 const PARIS_DAY = new Intl.DateTimeFormat('en-CA', {
   timeZone: 'Europe/Paris',
@@ -27,11 +28,11 @@ export function parisDay(instant: Date): string {
 }
 
 /**
- * The address a visitor is counted under. Today the socket's peer; when Galerie learns to trust a
- * proxy's X-Forwarded-For (TRUST_PROXY, a later issue), that rule goes here and nowhere else.
+ * The address a visitor is counted under: the client the HTTP layer resolved for the request
+ * (TRUST_PROXY, api/http/client.ts), the same one every per-address limit uses.
  */
 export function clientAddress(req: IncomingMessage): string {
-  return req.socket.remoteAddress ?? '';
+  return attachedClient(req).address;
 }
 
 export const SALT_BYTES = 32;

@@ -15,8 +15,11 @@ export function readCartId(cookies: AstroCookies): string | undefined {
   return isCartId(value) ? value : undefined;
 }
 
-/** The visitor's cart id, creating the HttpOnly cookie on first use. */
-export function ensureCartId(cookies: AstroCookies, url: URL): string {
+/**
+ * The visitor's cart id, creating the HttpOnly cookie on first use. `secure`:
+ * `locals.secureCookies` (PUBLIC_SITE_URL or the trusted proxy's protocol, src/middleware.ts).
+ */
+export function ensureCartId(cookies: AstroCookies, secure: boolean): string {
   const existing = readCartId(cookies);
   if (existing) return existing;
   const id = newCartId();
@@ -24,7 +27,7 @@ export function ensureCartId(cookies: AstroCookies, url: URL): string {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
-    secure: url.protocol === 'https:',
+    secure,
     maxAge: CART_MAX_AGE_SECONDS,
   });
   return id;

@@ -17,7 +17,7 @@ export const prerender = false;
 const MAX_BODY_BYTES = 32_768;
 const FORM_OUTCOMES = new Set(['invalid_input', 'rate_limited', 'delivery_failed']);
 
-export const POST: APIRoute = async ({ request, clientAddress }) => {
+export const POST: APIRoute = async ({ request, locals }) => {
   const form = isFormPost(request);
   let locale: Locale = 'fr';
   try {
@@ -28,7 +28,7 @@ export const POST: APIRoute = async ({ request, clientAddress }) => {
     if (isLocale(claimed)) locale = claimed;
     const input = parseInput(contactSchema, body);
     await submitContactMessage({ db: await getDb(), mailer: getMailer() }, input, {
-      ip: clientAddress,
+      ip: locals.client.address,
     });
     return form ? backToForm(locale, 'sent') : Response.json({ ok: true }, { status: 201 });
   } catch (error) {

@@ -15,6 +15,8 @@ export const prerender = false;
 export const POST = defineEndpoint({
   schema: withdrawalSchema,
   maxBytes: 4096,
-  handler: async (input, { clientAddress }) =>
-    handleWithdrawal({ db: await getDb(), mailer: getMailer() }, input, { ip: clientAddress }),
+  handler: async (input, { locals }) =>
+    handleWithdrawal({ db: await getDb(), mailer: getMailer() }, input, {
+      ip: locals.client.address,
+    }),
 });

@@ -12,12 +12,12 @@ export const prerender = false;
 
 export const POST = defineEndpoint({
   schema: changePasswordSchema,
-  handler: async (input, { url, cookies, locals, clientAddress }) => {
+  handler: async (input, { cookies, locals }) => {
     const user = requireUser(locals);
     const { token, session } = await changePassword({ db: await getDb() }, user.id, input, {
-      ip: clientAddress,
+      ip: locals.client.address,
     });
-    setSessionCookie(cookies, url, token, session);
+    setSessionCookie(cookies, locals.secureCookies, token, session);
     return { ok: true };
   },
 });

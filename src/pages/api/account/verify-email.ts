@@ -10,9 +10,11 @@ export const prerender = false;
 
 export const POST = defineEndpoint({
   schema: z.object({ locale: z.enum(['fr', 'en']).catch('fr').default('fr') }),
-  handler: async ({ locale }, { url, locals, clientAddress }) => {
+  handler: async ({ locale }, { url, locals }) => {
     const user = requireUser(locals);
-    await resendVerification(await accountDeps(url), user.id, locale, { ip: clientAddress });
+    await resendVerification(await accountDeps(url), user.id, locale, {
+      ip: locals.client.address,
+    });
     return { ok: true };
   },
 });

@@ -12,13 +12,13 @@ export const prerender = false;
 
 export const POST = defineEndpoint({
   schema: adminLoginSchema,
-  handler: async (input, { url, cookies, locals, clientAddress }) => {
+  handler: async (input, { cookies, locals }) => {
     const result = await login({ db: await getDb() }, input, {
-      ip: clientAddress,
+      ip: locals.client.address,
       replaceSessionId: locals.session?.id,
       requireRole: 'admin',
     });
-    setSessionCookie(cookies, url, result.token, result.session);
+    setSessionCookie(cookies, locals.secureCookies, result.token, result.session);
     return { ok: true, user: { name: result.user.name } };
   },
 });

@@ -20,16 +20,17 @@ export function tokenInvalid(issues: readonly Issue[]): AppError | undefined {
   return onlyTokenIssues(issues) ? new AppError('invalid_token') : undefined;
 }
 
+/** `secure`: `locals.secureCookies` (PUBLIC_SITE_URL or the trusted protocol, src/middleware.ts). */
 export function setSessionCookie(
   cookies: AstroCookies,
-  url: URL,
+  secure: boolean,
   token: string,
   session: Session,
 ): void {
-  cookies.set(SESSION_COOKIE, token, sessionCookieOptions(url, session.expiresAt));
+  cookies.set(SESSION_COOKIE, token, sessionCookieOptions(secure, session.expiresAt));
 }
 
-export function clearSessionCookie(cookies: AstroCookies, url: URL): void {
-  const { expires: _expires, ...options } = sessionCookieOptions(url, new Date(0));
+export function clearSessionCookie(cookies: AstroCookies, secure: boolean): void {
+  const { expires: _expires, ...options } = sessionCookieOptions(secure, new Date(0));
   cookies.delete(SESSION_COOKIE, options);
 }

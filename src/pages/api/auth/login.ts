@@ -11,12 +11,12 @@ export const prerender = false;
 
 export const POST = defineEndpoint({
   schema: loginSchema,
-  handler: async (input, { url, cookies, locals, clientAddress }) => {
+  handler: async (input, { cookies, locals }) => {
     const result = await login({ db: await getDb() }, input, {
-      ip: clientAddress,
+      ip: locals.client.address,
       replaceSessionId: locals.session?.id,
     });
-    setSessionCookie(cookies, url, result.token, result.session);
+    setSessionCookie(cookies, locals.secureCookies, result.token, result.session);
     return { ok: true, user: { name: result.user.name, email: result.user.email } };
   },
 });

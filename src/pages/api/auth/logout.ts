@@ -8,9 +8,9 @@ import { clearSessionCookie } from './_shared.ts';
 export const prerender = false;
 
 export const POST = defineEndpoint({
-  handler: async ({ url, cookies, locals }) => {
+  handler: async ({ cookies, locals }) => {
     await logout(await getDb(), locals.session?.id);
-    clearSessionCookie(cookies, url);
+    clearSessionCookie(cookies, locals.secureCookies);
     return { ok: true };
   },
 });

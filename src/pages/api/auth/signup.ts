@@ -11,8 +11,8 @@ export const prerender = false;
 export const POST = defineEndpoint({
   schema: signupSchema,
   status: 201,
-  handler: async (input, { url, clientAddress }) => {
-    await signup(await accountDeps(url), input, { ip: clientAddress });
+  handler: async (input, { url, locals }) => {
+    await signup(await accountDeps(url), input, { ip: locals.client.address });
     return { ok: true };
   },
 });

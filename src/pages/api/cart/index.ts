@@ -15,9 +15,9 @@ export const GET = defineEndpoint({
 export const POST = defineEndpoint({
   schema: addToCartSchema,
   maxBytes: 1024,
-  handler: async ({ artworkId, quantity }, { cookies, url }) => {
+  handler: async ({ artworkId, quantity }, { cookies, locals }) => {
     const db = await getDb();
-    const cartId = ensureCartId(cookies, url);
+    const cartId = ensureCartId(cookies, locals.secureCookies);
     await addToCart(db, cartId, artworkId, quantity);
     return cartResponse(db, cartId);
   },

@@ -12,10 +12,10 @@ export const prerender = false;
 export const POST = defineEndpoint({
   schema: promoCodeSchema,
   maxBytes: 1024,
-  handler: async ({ code }, { cookies, url }) => {
+  handler: async ({ code }, { cookies, locals }) => {
     const db = await getDb();
     const settings = await liveSettings(db);
-    const cartId = ensureCartId(cookies, url);
+    const cartId = ensureCartId(cookies, locals.secureCookies);
     await applyCartPromo(db, cartId, code, settings);
     return cartResponse(db, cartId, settings);
   },

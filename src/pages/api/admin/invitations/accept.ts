@@ -14,12 +14,12 @@ export const POST = defineEndpoint({
   schema: acceptInvitationSchema,
   invalid: tokenInvalid,
   status: 201,
-  handler: async (input, { url, cookies, locals }) => {
+  handler: async (input, { cookies, locals }) => {
     const db = await getDb();
     const result = await acceptAdminInvitation({ db }, input);
     // Whoever was signed in on this browser before is signed out: the new admin's session replaces it.
     await logout(db, locals.session?.id);
-    setSessionCookie(cookies, url, result.token, result.session);
+    setSessionCookie(cookies, locals.secureCookies, result.token, result.session);
     return { ok: true };
   },
 });

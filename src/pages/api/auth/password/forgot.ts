@@ -9,8 +9,8 @@ export const prerender = false;
 
 export const POST = defineEndpoint({
   schema: forgotPasswordSchema,
-  handler: async (input, { url, clientAddress }) => {
-    await requestPasswordReset(await accountDeps(url), input, { ip: clientAddress });
+  handler: async (input, { url, locals }) => {
+    await requestPasswordReset(await accountDeps(url), input, { ip: locals.client.address });
     return { ok: true };
   },
 });

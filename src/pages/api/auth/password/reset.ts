@@ -12,9 +12,9 @@ export const prerender = false;
 export const POST = defineEndpoint({
   schema: resetPasswordSchema,
   invalid: tokenInvalid,
-  handler: async (input, { url, cookies }) => {
+  handler: async (input, { cookies, locals }) => {
     await resetPassword({ db: await getDb() }, input);
-    clearSessionCookie(cookies, url);
+    clearSessionCookie(cookies, locals.secureCookies);
     return { ok: true };
   },
 });

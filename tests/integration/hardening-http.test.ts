@@ -1,0 +1,422 @@
+// Issue 14, "Client address behind a proxy" and "Bodies and methods", against the HTTP layer and
+// the real server process: X-Forwarded-For counts only from a trusted proxy (TRUST_PROXY), and
+// then for the rightmost untrusted address, so one client behind the proxy no longer throttles
+// everyone; a made-up Host cannot make a foreign Origin ours; cookies are Secure on an https://
+// site; a 50 MB body is refused at once (413) without being read; unknown methods get 405.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import http, { type IncomingMessage } from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareDatabase } from '#api/catalog/seed.ts';
+import { openDatabase } from '#api/db/index.ts';
+import { createGalerieServer, fixedSite, type GalerieServer } from '#api/http/app.ts';
+import type { Client } from '#api/http/client.ts';
+import { parseTrustProxy } from '#api/http/client.ts';
+import type { NodeHandler } from '#api/http/site.ts';
+import { StaticFiles } from '#api/http/static-files.ts';
+import { testDbKind } from '../helpers/db.ts';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const MB = 1024 * 1024;
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+interface Call {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Sends the body chunked (no Content-Length). */
+  chunked?: boolean;
+  /** The client's own address (any of 127/8 on Linux): 127.0.0.1 is the trusted proxy. */
+  from?: string;
+}
+
+function call(base: string, pathname: string, options: Call = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.body !== undefined && !options.chunked)
+      headers['content-length'] = String(Buffer.byteLength(options.body));
+    const req = http.request(
+      `${base}${pathname}`,
+      {
+        method: options.method ?? 'GET',
+        headers,
+        agent: false,
+        ...(options.from && { localAddress: options.from }),
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    if (options.body !== undefined) req.write(options.body);
+    req.end();
+  });
+}
+
+/**
+ * Streams up to `total` bytes of body, 64 KiB at a time, on a raw connection until the server
+ * answers, then stops sending without ever finishing the request: only the server can end the
+ * connection (`cut`).
+ */
+function flood(
+  base: string,
+  pathname: string,
+  total: number,
+  declared: boolean,
+): Promise<{ status: number; body: string; sent: number; cut: Promise<void> }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: hostname, port: Number(port) });
+    const cut = new Promise<void>((resolveCut) => socket.once('close', () => resolveCut()));
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    let sent = 0;
+    let answered = false;
+    let received = '';
+    socket.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    socket.on('data', (data: Buffer) => {
+      received += data.toString('latin1');
+      const head = received.indexOf('\r\n\r\n');
+      if (answered || head < 0) return;
+      const length = Number(/content-length:\s*(\d+)/i.exec(received.slice(0, head))?.[1] ?? 0);
+      const body = received.slice(head + 4);
+      if (body.length < length) return;
+      answered = true;
+      resolve({ status: Number(received.slice(9, 12)), body, sent, cut });
+    });
+    socket.write(
+      `POST ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n` +
+        'Content-Type: application/x-www-form-urlencoded\r\nOrigin: https://galerie.test\r\n' +
+        (declared ? `Content-Length: ${total}\r\n\r\n` : 'Transfer-Encoding: chunked\r\n\r\n'),
+    );
+    const pump = () => {
+      while (!answered && !socket.destroyed && sent < total) {
+        sent += chunk.length;
+        const parts = declared ? [chunk] : [`${chunk.length.toString(16)}\r\n`, chunk, '\r\n'];
+        let more = true;
+        for (const part of parts) more = socket.write(part) && more;
+        if (!more) {
+          socket.once('drain', pump);
+          return;
+        }
+      }
+    };
+    pump();
+  });
+}
+
+const json = (answer: Answer) => JSON.parse(answer.body) as { error?: { code: string } };
+
+describe('the HTTP layer', () => {
+  let seen: { client: Client | undefined; body: number }[] = [];
+  const handler: NodeHandler = (req, res, _next, locals) => {
+    let size = 0;
+    const given = (req as IncomingMessage & { body?: Buffer }).body;
+    const end = () => {
+      seen.push({ client: locals?.client, body: size });
+      res.end('ok');
+    };
+    if (given) {
+      size = given.length;
+      end();
+      return;
+    }
+    req.on('data', (c: Buffer) => (size += c.length));
+    req.on('end', end);
+  };
+  const servers: GalerieServer[] = [];
+  let dir: string;
+
+  async function start(trust: string): Promise<string> {
+    const app = createGalerieServer({
+      site: fixedSite(await StaticFiles.load(dir), handler),
+      trustProxy: parseTrustProxy(trust),
+    });
+    servers.push(app);
+    await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(app.server.address() as net.AddressInfo).port}`;
+  }
+
+  beforeAll(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'galerie-http-'));
+  });
+  afterAll(async () => {
+    for (const app of servers) await new Promise((resolve) => app.server.close(resolve));
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('ignores X-Forwarded-For without TRUST_PROXY, and reads it from the right with it', async () => {
+    const spoof = { 'x-forwarded-for': '6.6.6.6', 'x-forwarded-proto': 'https' };
+    seen = [];
+    await call(await start(''), '/x', { headers: spoof });
+    expect(seen[0]?.client).toEqual({ address: '127.0.0.1', protocol: 'http' });
+
+    seen = [];
+    const behindProxy = await start('1');
+    await call(behindProxy, '/x', {
+      headers: { 'x-forwarded-for': '6.6.6.6, 198.51.100.7', 'x-forwarded-proto': 'https' },
+    });
+    expect(seen[0]?.client).toEqual({ address: '198.51.100.7', protocol: 'https' });
+  });
+
+  it('answers unknown methods 405 with Allow, and refuses bodies over the limit 413', async () => {
+    const base = await start('');
+    seen = [];
+    const trace = await call(base, '/api/cart', { method: 'TRACE' });
+    expect(trace.status).toBe(405);
+    expect(trace.headers['allow']).toBe('GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS');
+    expect(json(trace).error?.code).toBe('method_not_allowed');
+
+    const declared = await flood(base, '/login', 50 * MB, true);
+    expect(declared.status).toBe(413);
+    expect(JSON.parse(declared.body)).toMatchObject({ error: { code: 'payload_too_large' } });
+    expect(declared.sent).toBeLessThan(16 * MB);
+    // The rest is not read: the server cuts the connection the client keeps open.
+    await declared.cut;
+
+    const chunked = await flood(base, '/account', 50 * MB, false);
+    expect(chunked.status).toBe(413);
+    expect(chunked.sent).toBeLessThan(16 * MB);
+    await chunked.cut;
+    expect(seen).toEqual([]);
+
+    // Under the limit, a chunked body is handed on whole.
+    const small = await call(base, '/login', {
+      method: 'POST',
+      body: 'a'.repeat(1000),
+      chunked: true,
+    });
+    expect(small.status).toBe(200);
+    expect(seen.map((s) => s.body)).toEqual([1000]);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Bytes the process read through system calls, sockets included (/proc/<pid>/io). */
+async function bytesRead(pid: number): Promise<number> {
+  const io = await fs.readFile(`/proc/${pid}/io`, 'utf8');
+  return Number(/rchar:\s+(\d+)/.exec(io)?.[1] ?? 0);
+}
+
+async function residentMB(pid: number): Promise<number> {
+  const status = await fs.readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+// The real server and its build: processes, not the database kind, are under test.
+describe.skipIf(testDbKind() !== 'pglite')('the real server behind a trusted proxy', () => {
+  let work: string;
+  let base: string;
+  let child: ChildProcess;
+  let output = '';
+  let artworkId: number;
+  const SITE = 'https://galerie.test';
+
+  beforeAll(async () => {
+    await fs.mkdir(path.join(root, '.cache'), { recursive: true });
+    work = await fs.mkdtemp(path.join(root, '.cache', 'hardening-http-'));
+    const handle = await openDatabase({ pgliteDir: path.join(work, 'data', 'pgdata') });
+    await prepareDatabase(handle.db, { dataDir: path.join(work, 'data') });
+    const work_ = await handle.db
+      .selectFrom('artworks')
+      .select('id')
+      .where('is_available', '=', true)
+      .where('is_sold', '=', false)
+      .where('archived_at', 'is', null)
+      .where('stock', '>', 0)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    artworkId = work_.id;
+    await handle.close();
+
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    child = spawn(process.execPath, ['api/server.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_URL: '',
+        SMTP_URL: '',
+        DATA_DIR: path.join(work, 'data'),
+        GALERIE_DIST_DIR: path.join(work, 'dist'),
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        PUBLIC_SITE_URL: SITE,
+        // The proxy is 127.0.0.1; a client connecting from 127.0.0.2 comes around it.
+        TRUST_PROXY: '127.0.0.1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    for (let i = 0; i < 480; i++) {
+      const ok = await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) return;
+      if (child.exitCode !== null) break;
+      await sleep(500);
+    }
+    throw new Error(`the server did not start:\n${output}`);
+  }, 300_000);
+
+  afterAll(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    if (work) await fs.rm(work, { recursive: true, force: true });
+  });
+
+  const login = (email: string, from: string, forwardedFor?: string) =>
+    call(base, '/api/auth/login', {
+      method: 'POST',
+      from,
+      headers: {
+        'content-type': 'application/json',
+        origin: SITE,
+        ...(forwardedFor && { 'x-forwarded-for': forwardedFor }),
+      },
+      body: JSON.stringify({ email, password: 'not-the-password' }),
+    });
+
+  /** Failed logins until the strict per-(account, address) lock answers 429. */
+  async function lockOut(email: string, from: string, forwardedFor: () => string) {
+    for (let i = 1; i <= 10; i++) {
+      const answer = await login(email, from, forwardedFor());
+      if (answer.status === 429) return i;
+      expect(answer.status).toBe(401);
+    }
+    return null;
+  }
+
+  it('keys the login throttle on the forwarded client behind the trusted proxy', async () => {
+    const email = 'behind-proxy@example.com';
+    expect(await lockOut(email, '127.0.0.1', () => '198.51.100.7')).not.toBeNull();
+    // Another client behind the same proxy is not locked out…
+    expect((await login(email, '127.0.0.1', '198.51.100.8')).status).toBe(401);
+    // …and cannot pretend to be one by writing an address at the left.
+    expect((await login(email, '127.0.0.1', '198.51.100.8, 198.51.100.7')).status).toBe(429);
+  });
+
+  it('ignores X-Forwarded-For from anyone but the trusted proxy', async () => {
+    let n = 0;
+    // Each attempt claims another address: all of them are 127.0.0.2's.
+    const locked = await lockOut('direct@example.com', '127.0.0.2', () => `203.0.113.${++n}`);
+    expect(locked).not.toBeNull();
+  });
+
+  it('refuses a foreign Origin even when the Host header names it', async () => {
+    const body = JSON.stringify({ artworkId, quantity: 1 });
+    const spoofed = await call(base, '/api/cart', {
+      method: 'POST',
+      headers: {
+        host: 'evil.example',
+        origin: 'http://evil.example',
+        'content-type': 'application/json',
+      },
+      body,
+    });
+    expect(spoofed.status).toBe(403);
+    expect(json(spoofed).error?.code).toBe('forbidden_origin');
+
+    // Our own form, posted without JavaScript through the HTTPS proxy: the request's URL says
+    // http://127.0.0.1…, the Origin says https://galerie.test, and that is our site.
+    const form = await call(base, '/api/contact', {
+      method: 'POST',
+      headers: { origin: SITE, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'locale=fr&name=&email=&message=',
+    });
+    expect(form.status, form.body).toBe(303);
+    expect(form.headers['location']).toMatch(/#contact-result-invalid_input$/);
+  });
+
+  it('sets the cart cookie Secure on an https:// site, and takes a chunked body', async () => {
+    const added = await call(base, '/api/cart', {
+      method: 'POST',
+      headers: {
+        origin: SITE,
+        'content-type': 'application/json',
+        'x-forwarded-proto': 'https',
+      },
+      body: JSON.stringify({ artworkId, quantity: 1 }),
+      chunked: true,
+    });
+    expect(added.status, added.body).toBe(200);
+    const cookie = (added.headers['set-cookie'] ?? []).find((c) =>
+      c.startsWith('cart-session-id='),
+    );
+    expect(cookie).toMatch(/;\s*Secure/i);
+    expect(cookie).toMatch(/;\s*HttpOnly/i);
+  });
+
+  it('refuses a 50 MB body at once, without reading it', async () => {
+    // The catalogue's image variants are encoded in the background after start: measured after.
+    for (let i = 0; i < 480 && !/image variant/.test(output); i++) await sleep(500);
+    expect((await call(base, '/login')).status).toBe(200);
+    // Once, so that what the first refusal allocates for good is not counted below.
+    await (
+      await flood(base, '/login', 50 * MB, true)
+    ).cut;
+    const before = { rss: await residentMB(child.pid!), read: await bytesRead(child.pid!) };
+    let sent = 0;
+    for (const page of ['/login', '/account'])
+      for (const declared of [true, false]) {
+        const answer = await flood(base, page, 50 * MB, declared);
+        expect(answer.status, page).toBe(413);
+        expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'payload_too_large' } });
+        expect(answer.sent, page).toBeLessThan(16 * MB);
+        // The server ends the exchange the client never finishes.
+        await answer.cut;
+        sent += answer.sent;
+      }
+    // It read at most what the client sent before the answer (not 4 × 50 MB), and kept none.
+    const read = (await bytesRead(child.pid!)) - before.read;
+    expect(read).toBeLessThan(sent + 8 * MB);
+    const rss = await residentMB(child.pid!);
+    expect(rss, `${before.rss} MB → ${rss} MB`).toBeLessThan(before.rss + 40);
+    // The server still answers on new connections.
+    expect((await call(base, '/api/health')).status).toBe(200);
+  });
+
+  it('answers 405 to unknown methods and to methods an endpoint does not have', async () => {
+    const trace = await call(base, '/api/cart', { method: 'TRACE' });
+    expect(trace.status).toBe(405);
+    expect(json(trace).error?.code).toBe('method_not_allowed');
+    expect(trace.headers['allow']).toContain('GET');
+
+    const put = await call(base, '/api/contact', {
+      method: 'PUT',
+      headers: { origin: SITE, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(put.status).toBe(405);
+    expect(json(put).error?.code).toBe('method_not_allowed');
+    expect(put.headers['allow']).toBe('POST');
+    expect(output).not.toContain('No API Route handler');
+  });
+});
