@@ -4,8 +4,22 @@ import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, envField } from 'astro/config';
 import { precompressIntegration } from '#api/build/precompress.ts';
+import { PAGE_DIRECTIVES } from '#api/http/headers.ts';
 
 const port = Number(process.env.PORT || 4321);
+
+// The one inline script of our own, in every page's <head> and allowed by the hash Astro computes
+// for it (issue 14): it marks the document as scripted before the first paint (`html.js` styles in
+// src/styles/global.css), and tells zod not to probe for eval — which our policy forbids, and a
+// browser reports even the caught probe as a violation. Zod reads its configuration from this
+// global, shared by every copy of it (zod/v4/core `globalConfig`, `jitless`).
+const HEAD_SCRIPT =
+  "document.documentElement.classList.add('js');globalThis.__zod_globalConfig=Object.assign(globalThis.__zod_globalConfig||{},{jitless:true});";
+/** @type {import('astro').AstroIntegration} */
+const headScript = {
+  name: 'galerie:head-script',
+  hooks: { 'astro:config:setup': ({ injectScript }) => injectScript('head-inline', HEAD_SCRIPT) },
+};
 
 export default defineConfig({
   site: (process.env.PUBLIC_SITE_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
@@ -17,9 +31,19 @@ export default defineConfig({
   // api/cli/build.ts builds into a fresh directory and swaps it in, so a running site never
   // serves half a build.
   outDir: process.env.GALERIE_OUT_DIR || './dist',
-  integrations: [react(), precompressIntegration()],
+  integrations: [react(), precompressIntegration(), headScript],
   // One small stylesheet: inlined, it no longer blocks the first paint behind a request.
   build: { inlineStylesheets: 'always' },
+  security: {
+    // Astro's own check compares Origin with the request's URL, made from the Host header and the
+    // socket's protocol: behind an HTTPS proxy it refuses our own forms, and a made-up Host passes
+    // it. src/middleware.ts checks every unsafe request against PUBLIC_SITE_URL instead (issue 14).
+    checkOrigin: false,
+    // Content Security Policy (issue 14): each page lists the hashes of the inline scripts and
+    // styles Astro emits (a <meta> when prerendered, a header on demand), never 'unsafe-inline'.
+    // Framing and the headers of every response: api/http/headers.ts.
+    csp: { directives: [...PAGE_DIRECTIVES] },
+  },
   i18n: {
     locales: ['fr', 'en'],
     defaultLocale: 'fr',
@@ -48,6 +72,7 @@ export default defineConfig({
         optional: true,
       }),
       SMTP_URL: envField.string({ context: 'server', access: 'secret', optional: true }),
+      TRUST_PROXY: envField.string({ context: 'server', access: 'secret', optional: true }),
     },
   },
 });

@@ -20,6 +20,7 @@ import { checkHealth } from './health.ts';
 import { createGalerieServer, installGracefulShutdown } from './http/app.ts';
 import { maintenanceGate } from './http/maintenance.ts';
 import { loadVersion } from './http/site.ts';
+import { log } from './log.ts';
 import { diskStorage } from './media/storage.ts';
 import { warmVariants } from './media/variants.ts';
 import { createEmulatedPayments, createStripePayments, providePayments } from './payments/index.ts';
@@ -39,13 +40,12 @@ async function main(): Promise<void> {
   let handle: DatabaseHandle | undefined;
   try {
     handle = await openConfiguredDatabase(config);
-    console.log(`Galerie: database ${handle.description}`);
+    log.info(`Galerie: database ${handle.description}`);
     const { migrations, seeded } = await prepareDatabase(handle.db, config);
-    if (migrations.length) console.log(`Galerie: applied ${migrations.length} migration(s)`);
-    if (seeded)
-      console.log(`Galerie: seeded the demo catalogue (${seeded.artworksInserted} works)`);
+    if (migrations.length) log.info(`Galerie: applied ${migrations.length} migration(s)`);
+    if (seeded) log.info(`Galerie: seeded the demo catalogue (${seeded.artworksInserted} works)`);
     if (!(await hasAdmin(handle.db)))
-      console.log(
+      log.info(
         `Galerie: no administrator yet: run \`npm run admin:invite -- <email>\`${handle.kind === 'pglite' ? ' (with the embedded database, stop the server first)' : ''} and open the link it prints`,
       );
     provideDatabase(handle);
@@ -56,11 +56,13 @@ async function main(): Promise<void> {
     let emulator: StripeEmulator | undefined;
     // Private visit counts (api/visits), written every 10 s and at shutdown; off for benchmarks.
     const visits = config.visitCounting ? new VisitCounter({ store: databaseStore(db) }) : null;
-    if (!visits) console.log('Galerie: visit counting is off (VISIT_COUNTING=off)');
+    if (!visits) log.info('Galerie: visit counting is off (VISIT_COUNTING=off)');
     const app = createGalerieServer({
       before: (req, res) => emulator?.handle(req, res) ?? false,
       health: () => checkHealth(db, () => app.site.canRender()),
       gate: maintenanceGate(db),
+      siteUrl: config.siteUrl,
+      trustProxy: config.trustProxy,
       ...(visits && { observe: visits.observe.bind(visits) }),
     });
     visits?.start();
@@ -83,23 +85,29 @@ async function main(): Promise<void> {
     const warm = (images: { sha256: string; width: number }[]) =>
       warmVariants(db, diskStorage(mediaDir), path.join(mediaDir, 'variants'), images)
         .then((n) => {
-          if (n > 0) console.log(`Galerie: prepared ${n} image variant(s)`);
+          if (n > 0) log.info(`Galerie: prepared ${n} image variant(s)`);
         })
         .catch((error: unknown) =>
-          console.error('Galerie: preparing image variants failed:', error),
+          log.error({ err: error }, 'Galerie: preparing image variants failed'),
         );
-    const log = (line: string) => console.log(`  build │ ${line}`);
-    let build = await ensureBuild(db, { root, dist, siteUrl: config.siteUrl, log });
+    const buildLog = log.child({ part: 'build' });
+    const logBuild = (line: string) => buildLog.info(line);
+    let build = await ensureBuild(db, { root, dist, siteUrl: config.siteUrl, log: logBuild });
     let version = await loadVersion(build.id, build.dir).catch((error: unknown) => {
-      console.error(`Galerie: version ${build.id} cannot be loaded (${String(error)})`);
+      log.error({ err: error }, `Galerie: version ${build.id} cannot be loaded`);
       return null;
     });
     if (!version) {
-      build = await ensureBuild(db, { root, dist, siteUrl: config.siteUrl, log, force: true });
+      build = await ensureBuild(db, {
+        root,
+        dist,
+        siteUrl: config.siteUrl,
+        log: logBuild,
+        force: true,
+      });
       version = await loadVersion(build.id, build.dir);
     }
-    if (build.built)
-      console.log(`Galerie: built the site (${build.reason}) in ${seconds(build.ms)}`);
+    if (build.built) log.info(`Galerie: built the site (${build.reason}) in ${seconds(build.ms)}`);
     app.site.swap(version);
     markInUse(dist, build.id);
     pruneVersions(dist, app.site.busy());
@@ -108,7 +116,10 @@ async function main(): Promise<void> {
     // then swapped in; the one it replaces is kept until no request uses it.
     const publisher = new Publisher({
       initial: { version: build.id, lastSuccessAt: build.info.builtAt },
-      log: (line) => console.log(`Galerie: ${line}`),
+      log: (line) =>
+        line.startsWith('publish failed')
+          ? log.warn(`Galerie: ${line}`)
+          : log.info(`Galerie: ${line}`),
       describe: (error) =>
         error instanceof BuildError ? error.lastLine : (error as Error).message,
       publish: async (signal) => {
@@ -119,7 +130,7 @@ async function main(): Promise<void> {
         if (previous) unmarkInUse(dist, previous.id);
         pruneVersions(dist, app.site.busy());
         void warm(next.snapshotImages);
-        console.log(`Galerie: published version ${next.id} in ${seconds(next.ms)}`);
+        log.info(`Galerie: published version ${next.id} in ${seconds(next.ms)}`);
         return next.id;
       },
     });
@@ -133,28 +144,27 @@ async function main(): Promise<void> {
     if (config.stripeSecretKey) {
       const payments = createStripePayments(config);
       providePayments(payments);
-      console.log(
+      log.info(
         payments.ready
           ? `Galerie: payments by Stripe (${payments.mode.toUpperCase()})`
           : `Galerie: payments are not configured: ${payments.problems.join('; ')}`,
       );
     } else {
       const webhookSecret = `whsec_${randomBytes(24).toString('base64url')}`;
+      const paymentsLog = log.child({ part: 'payments' });
       emulator = createStripeEmulator({
         webhookUrl: `http://127.0.0.1:${port}/api/stripe/webhook`,
         webhookSecret,
         publicBaseUrl: config.siteUrl,
-        log: (line) => console.log(`  payments │ ${line}`),
+        log: (line) => paymentsLog.info(line),
       });
       providePayments(createEmulatedPayments(port, webhookSecret));
-      console.log(
-        'Galerie: payments by the local emulator (TEST; set STRIPE_SECRET_KEY for Stripe)',
-      );
+      log.info('Galerie: payments by the local emulator (TEST; set STRIPE_SECRET_KEY for Stripe)');
     }
     // Holds whose session ended without news (a lost webhook, a restart) are released every minute.
     const sweeper = setInterval(() => {
       sweepExpiredHolds(db).catch((error: unknown) =>
-        console.error('Galerie: releasing expired holds failed:', error),
+        log.error({ err: error }, 'Galerie: releasing expired holds failed'),
       );
     }, 60_000);
     sweeper.unref();
@@ -174,7 +184,7 @@ async function main(): Promise<void> {
     });
     // Images of the catalogue are encoded once, in the background, before visitors ask for them.
     void warm(build.snapshotImages);
-    console.log(
+    log.info(
       `Galerie: ready at http://${config.host}:${port}/ (started in ${seconds(performance.now() - started)})`,
     );
   } catch (error) {
@@ -190,6 +200,8 @@ try {
     error instanceof ListenError ||
     error instanceof BuildError ||
     EXPECTED_ERRORS.some((k) => error instanceof k);
+  // One plain line on stderr, for the person starting the server (and for a supervisor's status),
+  // not a log record: nothing was served, and the process ends here (docs/decisions/022).
   console.error(
     `Galerie could not start: ${expected ? (error as Error).message : describeFailure(error)}`,
   );

@@ -6,7 +6,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StripeApiError, invalidRequest, noSuch } from './errors.ts';
 import { Params, parseForm } from './form.ts';
-import { checkoutPage, closedPage, notFoundPage, type PageError, successRedirect } from './page.ts';
+import {
+  checkoutPage,
+  closedPage,
+  notFoundPage,
+  type PageError,
+  STYLE_HASH,
+  successRedirect,
+} from './page.ts';
 import { EmulatorStore, randomId, type CheckoutSession, type SessionRecord } from './store.ts';
 import { WebhookSender, type StripeEvent } from './webhooks.ts';
 
@@ -124,8 +131,7 @@ function sendHtml(res: ServerResponse, status: number, html: string, head = fals
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': Buffer.byteLength(html),
     'Cache-Control': 'no-store',
-    'Content-Security-Policy':
-      "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; frame-ancestors 'none'",
+    'Content-Security-Policy': `default-src 'none'; style-src '${STYLE_HASH}'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'`,
   });
   res.end(head ? undefined : html);
 }

@@ -1,6 +1,7 @@
 // The emulator's hosted payment page: one self-contained HTML document per state (open, closed,
 // unknown), French or English after the session's locale, no script and no external resource.
 // A plain form POSTs the test card number back to /emulator/checkout/:id.
+import { cspHash } from '../http/headers.ts';
 import type { CheckoutSession, SessionRecord } from './store.ts';
 
 export type PageLang = 'fr' | 'en';
@@ -134,6 +135,9 @@ a{color:#1a1a1a}
 .back{display:inline-block;margin-top:1.25rem}
 :focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
 `;
+
+// Issue 14 (helper C): the pages' one inline stylesheet is allowed by its hash, not 'unsafe-inline'.
+export const STYLE_HASH = cspHash(STYLE);
 
 function document(lang: PageLang, title: string, body: string): string {
   return `<!doctype html>

@@ -4,7 +4,19 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
 import compression from 'compression';
+import { log, newRequestId, runInRequest } from '../log.ts';
 import { aliasTarget } from './aliases.ts';
+import { attachClient, clientResolver, TRUST_NOTHING, type TrustProxy } from './client.ts';
+import { securityHeaders } from './headers.ts';
+import {
+  ALLOW_HEADER,
+  bodyLimit,
+  declaresTooMuch,
+  hasUndeclaredBody,
+  KNOWN_METHODS,
+  readUndeclaredBody,
+  refuseBody,
+} from './request-limits.ts';
 import { LiveSite, type NodeHandler, type SiteVersion } from './site.ts';
 import type { StaticFiles } from './static-files.ts';
 
@@ -31,6 +43,10 @@ export interface AppOptions {
   /** Sees every request first, with its path (private visit counts, api/visits): must be cheap
    * and never throw; it may listen for the response's end. */
   observe?: (req: IncomingMessage, res: ServerResponse, pathname: string) => void;
+  /** PUBLIC_SITE_URL: an https:// site is announced HSTS (api/http/headers.ts). */
+  siteUrl?: string;
+  /** TRUST_PROXY: whose X-Forwarded-For / -Proto are believed (api/http/client.ts). */
+  trustProxy?: TrustProxy;
 }
 
 export interface GalerieServer {
@@ -60,6 +76,8 @@ function json(
   res.end(JSON.stringify(body));
 }
 
+const METHOD_NOT_ALLOWED = { code: 'method_not_allowed', message: 'Method not allowed.' };
+
 export function fixedSite(staticFiles: StaticFiles, handler: NodeHandler): LiveSite {
   const site = new LiveSite();
   site.swap({ id: 'fixed', staticFiles, handler });
@@ -74,6 +92,7 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
       ? fixedSite(options.staticFiles, options.handler)
       : new LiveSite());
   const draining = { value: false };
+  const resolveClient = clientResolver(options.trustProxy ?? TRUST_NOTHING);
 
   const notFound = (
     req: IncomingMessage,
@@ -91,11 +110,23 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+    securityHeaders(res, { siteUrl: options.siteUrl ?? '' });
     if (draining.value) res.setHeader('Connection', 'close');
     const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+    // The client, resolved once (TRUST_PROXY): visit counts read it here, Astro in `locals`.
+    const client = resolveClient(req);
+    attachClient(req, client);
     observe?.(req, res, pathname);
+    // Methods nobody answers and bodies larger than the path needs, refused before any reading.
+    if (!KNOWN_METHODS.has(req.method ?? '')) {
+      json(res, 405, { error: METHOD_NOT_ALLOWED }, { Allow: ALLOW_HEADER });
+      return;
+    }
+    const maxBody = bodyLimit(pathname);
+    if (declaresTooMuch(req, maxBody)) {
+      refuseBody(req, res);
+      return;
+    }
     if (health && pathname === '/api/health') {
       const result = await health();
       json(res, result.status === 'ok' ? 200 : 503, result);
@@ -127,9 +158,20 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
       res.end();
       return;
     }
+    if (hasUndeclaredBody(req)) {
+      // Astro takes a body already read (`req.body`) as it is.
+      const body = await readUndeclaredBody(req, maxBody);
+      if (!body) {
+        refuseBody(req, res);
+        return;
+      }
+      (req as IncomingMessage & { body?: Buffer }).body = body;
+    }
     compress(req, res, () => {
       void Promise.resolve(
-        version.handler(req, res, () => notFound(req, res, pathname, version.staticFiles)),
+        version.handler(req, res, () => notFound(req, res, pathname, version.staticFiles), {
+          client,
+        }),
       ).catch((error: unknown) => {
         if ((error as NodeJS.ErrnoException | null)?.code === 'ERR_MODULE_NOT_FOUND')
           site.markBroken(version.id);
@@ -139,16 +181,31 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
   };
 
   const fail = (req: IncomingMessage, res: ServerResponse, pathname: string, error: unknown) => {
-    console.error(`Request ${req.method} ${pathname} failed:`, error);
+    // The path without its query (a reset link's token travels there); the error without its data.
+    log.error(
+      { err: error, method: req.method, path: pathname },
+      `Request ${req.method} ${pathname} failed`,
+    );
     if (!res.headersSent)
       json(res, 500, { error: { code: 'internal', message: 'Internal error' } });
     else res.destroy();
   };
 
   const server = http.createServer((req, res) => {
-    handle(req, res).catch((error: unknown) =>
-      fail(req, res, (req.url ?? '/').split('?')[0] ?? '/', error),
+    // One id per request: on every line logged while answering it (api/log.ts), and in the answer.
+    const reqId = newRequestId();
+    res.setHeader('X-Request-Id', reqId);
+    void runInRequest(reqId, () =>
+      handle(req, res).catch((error: unknown) =>
+        fail(req, res, (req.url ?? '/').split('?')[0] ?? '/', error),
+      ),
     );
+  });
+  // `Expect: 100-continue` (curl above 1 MB): a body too large is refused before it is sent.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+    if (!declaresTooMuch(req, bodyLimit(pathname))) res.writeContinue();
+    server.emit('request', req, res);
   });
   server.keepAliveTimeout = 5000;
   return { server, site, draining };
@@ -195,13 +252,13 @@ export function installGracefulShutdown(
   app: GalerieServer,
   options: ShutdownOptions,
 ): () => Promise<void> {
-  const log = options.log ?? ((line: string) => console.log(line));
+  const say = options.log ?? ((line: string) => log.info(line));
   const exit = options.exit ?? ((code: number) => process.exit(code));
   let stopping: Promise<void> | undefined;
 
   const shutdown = (signal: string): Promise<void> => {
     stopping ??= (async () => {
-      log(`Galerie: ${signal} received, finishing requests in flight…`);
+      say(`Galerie: ${signal} received, finishing requests in flight…`);
       app.draining.value = true;
       const closed = new Promise<void>((resolve) => app.server.close(() => resolve()));
       app.server.closeIdleConnections();
@@ -211,7 +268,7 @@ export function installGracefulShutdown(
       clearInterval(sweeper);
       clearTimeout(force);
       await options.onClosed();
-      log('Galerie: stopped.');
+      say('Galerie: stopped.');
       exit(0);
     })();
     return stopping;

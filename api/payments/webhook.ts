@@ -6,6 +6,7 @@ import type Stripe from 'stripe';
 import { requestPublish } from '../build/publish.ts';
 import type { Database } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
+import { log } from '../log.ts';
 import type { Mailer } from '../mail/index.ts';
 import { galleryOrderNotification, orderConfirmationMail } from '../mail/orders.ts';
 import { applyStripeEvent, type FulfilmentOutcome } from '../orders/index.ts';
@@ -48,11 +49,11 @@ export async function handleStripeWebhook(
       try {
         await deps.mailer.send(message);
       } catch (error) {
-        console.error(`Order ${outcome.order.number}: a mail could not be sent:`, error);
+        log.error({ err: error }, `Order ${outcome.order.number}: a mail could not be sent`);
       }
     }
   } else if (outcome.kind === 'refund') {
-    console.warn(`Order ${outcome.order.number}: refunding the payment (${outcome.reason}).`);
+    log.warn(`Order ${outcome.order.number}: refunding the payment (${outcome.reason}).`);
     try {
       await deps.payments.stripe.refunds.create(
         { payment_intent: outcome.paymentIntentId, metadata: { order_id: outcome.order.id } },
@@ -60,9 +61,9 @@ export async function handleStripeWebhook(
       );
     } catch (error) {
       // The event is recorded, so a retry would not come back here: the owner must act.
-      console.error(
+      log.error(
+        { err: error },
         `Order ${outcome.order.number}: REFUND FAILED for ${outcome.paymentIntentId}; refund it from the Stripe dashboard.`,
-        error,
       );
     }
   }

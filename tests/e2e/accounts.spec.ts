@@ -7,9 +7,9 @@
 // Mails are .eml files under the e2e server's DATA_DIR (tests/e2e/serve.ts): <root>/.cache/e2e-data-<port>.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { parseMail } from '../helpers/mail.ts';
-import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
+import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
 
 const MAIL_DIR = path.resolve(
   import.meta.dirname,

@@ -6,10 +6,10 @@
 // `live` project, after the other specs — and first among the admin-* specs (hence the '0' in its
 // name; files run in name order): its ordering test reads the gallery's card order, which the
 // other specs' linked originals and prints (one card for both) would make ambiguous.
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { E2E_ADMIN, useOwner } from './admin.ts';
-import { expectNoAxeViolations, hydrated } from './helpers.ts';
+import { expectNoAxeViolations, hydrated, test } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 

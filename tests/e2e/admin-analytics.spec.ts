@@ -11,12 +11,12 @@
 // the gallery's 'Ajouter au panier' button calls (POST /api/cart); cart page, checkout, emulator
 // and success page are the real ones.
 import path from 'node:path';
-import { devices, expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { devices, expect, type Browser, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import type { Analytics, AnalyticsPeriod } from '../../src/schemas/analytics.ts';
 import { formatRate, frenchDay, money } from '../../src/admin/analytics/format.ts';
 import { E2E_ADMIN, useOwner } from './admin.ts';
-import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
+import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
 
 test.describe.configure({ mode: 'serial' });

@@ -9,10 +9,10 @@
 // to the shared server's database, so it runs in the `live` project.
 import http from 'node:http';
 import fs from 'node:fs/promises';
-import { devices, expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { devices, expect, type Browser, type Locator, type Page } from '@playwright/test';
 import type { CustomerExport, CustomerListView } from '../../src/schemas/admin-customers.ts';
 import { E2E_ADMIN, useOwner } from './admin.ts';
-import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
+import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
 
 test.describe.configure({ mode: 'serial' });

@@ -10,13 +10,13 @@
 // screenshots for a person to look at go to test-results/admin-orders/.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { devices, expect, test, type Browser, type Page, type Route } from '@playwright/test';
+import { devices, expect, type Browser, type Page, type Route } from '@playwright/test';
 import sharp from 'sharp';
 import type { OrderDetail, OrderList } from '../../src/schemas/admin-orders.ts';
 import { euros } from '../../src/admin/api.ts';
 import { parseMail } from '../helpers/mail.ts';
 import { E2E_ADMIN, useOwner } from './admin.ts';
-import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
+import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
 
 test.describe.configure({ mode: 'serial' });

@@ -4,10 +4,10 @@
 // code added, switched off and deleted while a buyer's cart in another browser follows, and
 // maintenance turned on through its confirmation while a visitor gets the maintenance page. It
 // changes the whole site, so it runs in the `live` project; every setting it touches is put back.
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { expect, type Browser, type Locator, type Page } from '@playwright/test';
 import { SETTINGS_TABS, type SettingsView } from '../../src/schemas/settings.ts';
 import { E2E_ADMIN, ownerRequest, useOwner } from './admin.ts';
-import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
+import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 

@@ -6,8 +6,8 @@
 //   terre-d-origine (print, stock 3) · palimpseste (original) · aube-d-ambre (print, stock 15) ·
 //   vent-d-alentejo (print, stock 14) · le-grand-large (original) · rouille-et-azur (original,
 //   only refused).
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
+import { expect, type Browser, type Page } from '@playwright/test';
+import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
 
 const PAYING_CARD = '4242 4242 4242 4242';
 /** The checkout's final button (EU 2011/83 art. 8(2): the obligation to pay is named). */

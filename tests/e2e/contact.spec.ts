@@ -2,7 +2,8 @@
 // (the e2e server writes .eml files under its DATA_DIR); invalid input shows the field's error.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './helpers.ts';
 
 const mailDir = path.resolve('.cache', `e2e-data-${process.env['E2E_PORT'] ?? '4399'}`, 'mail');
 

@@ -1,6 +1,7 @@
 // Issue 2: the built site answers in both languages with the seeded works, the language switch
 // keeps the page, health reports the database, and unknown paths get a real 404 page.
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './helpers.ts';
 
 test('the French home lists the 25 seeded works', async ({ page }) => {
   await page.goto('/');

@@ -4,8 +4,8 @@
 // its larger image only when asked and works by keyboard. Works used here and nowhere else:
 //   les-heures-bleues (original, bought) · rouille-et-azur (print, added, never bought) ·
 //   jardin-nocturne (print, stock 0) · lumiere-du-tage (looked at only).
-import { expect, test } from '@playwright/test';
-import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
+import { expect } from '@playwright/test';
+import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
 
 const PAYING_CARD = '4242 4242 4242 4242';
 

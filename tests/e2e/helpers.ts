@@ -1,6 +1,44 @@
-// Helpers shared by the end-to-end specs: axe, console-error collection, hydration waits.
+// Helpers shared by the end-to-end specs: axe, console-error collection, hydration waits, and the
+// `test` every spec uses, which fails on any Content Security Policy violation.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
+
+/**
+ * Collects what the Content Security Policy refused in every page of `target` (issue 14): each
+ * page reports its `securitypolicyviolation` events as console errors, which Chromium also logs
+ * itself ("Refused to … because it violates the following Content Security Policy directive").
+ */
+export async function watchCsp(target: BrowserContext | Page): Promise<string[]> {
+  const violations: string[] = [];
+  target.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy|^CSP violation/.test(message.text()))
+      violations.push(`${message.location().url}: ${message.text()}`);
+  });
+  await target.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(
+        `CSP violation: ${event.effectiveDirective} refused ${event.blockedURI || 'inline code'} (${event.sourceFile}:${event.lineNumber})`,
+      ),
+    );
+  });
+  return violations;
+}
+
+/**
+ * Playwright's `test`, whose every test fails when a page of its browser context broke the
+ * Content Security Policy — an inline script or style without its hash, a resource from elsewhere.
+ * Pages in contexts a spec opens itself are watched by `preparePage`.
+ */
+export const test = base.extend<{ cspGuard: void }>({
+  cspGuard: [
+    async ({ context }, use) => {
+      const violations = await watchCsp(context);
+      await use();
+      expect(violations, 'Content Security Policy violations').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
 
 /**
  * WCAG 2.0–2.2 A/AA and axe's best practices. `wcag22aa` must be named: its rule (target-size,
@@ -30,6 +68,8 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
  */
 export async function preparePage(page: Page): Promise<string[]> {
   const errors: string[] = [];
+  // CSP violations are console errors too: collected below, with the page's own report.
+  await watchCsp(page);
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
     const { url } = message.location();

@@ -2,8 +2,9 @@
 // server. These tests change the whole site (a work's title, maintenance, a promo code), so they
 // run in a project of their own after every other spec (playwright.config.ts), one at a time;
 // maintenance and the promo code are put back, the renamed work keeps its test title.
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext } from '@playwright/test';
 import { useOwner } from './admin.ts';
+import { test } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 

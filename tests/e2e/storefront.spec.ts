@@ -1,8 +1,9 @@
 // Issue 3: every public page and alias in both languages, the gallery (tabs, overlay, live
 // availability) and the shared chrome, used with the keyboard alone, and axe on every page.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import pg from 'pg';
+import { test } from './helpers.ts';
 
 const PAGES = ['/', '/gallery', '/about', '/contact', '/privacy', '/terms'];
 const localized = (locale: 'fr' | 'en', path: string) =>

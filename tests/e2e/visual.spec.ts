@@ -7,8 +7,8 @@
 // differences. After an intended change of look: `npx playwright test visual --update-snapshots`,
 // then open the new PNGs and judge them before committing.
 // Works bought here are used by no other spec: ocre-et-silence (print, stock 10), once per width.
-import { expect, test, type Page } from '@playwright/test';
-import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
+import { expect, type Page } from '@playwright/test';
+import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
 
 const PAYING_CARD = '4242 4242 4242 4242';

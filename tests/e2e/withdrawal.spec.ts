@@ -7,9 +7,9 @@
 // Works bought here are used by no other spec: palimpseste (print, stock 9), twice.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 import { parseMail } from '../helpers/mail.ts';
-import { expectNoAxeViolations, hydrated, preparePage } from './helpers.ts';
+import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
 
 test.describe.configure({ mode: 'serial' });
