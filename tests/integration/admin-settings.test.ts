@@ -38,6 +38,7 @@ import { PROMO_MESSAGES, SETTINGS_TABS, type SettingsView } from '../../src/sche
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { callEndpoint } from '../helpers/endpoint.ts';
 import { makeArtwork, makeUser } from '../helpers/factories.ts';
+import { checkoutRequest } from '../helpers/checkout.ts';
 
 const ORIGIN = 'http://localhost:4321';
 
@@ -306,7 +307,8 @@ describe('a refused value saves nothing', () => {
       expect(inherited.status, key).toBe(400);
     }
     // JSON's own "__proto__" key never reaches the settings (parsed away: no change).
-    expect((await save(JSON.parse('{"__proto__": {"site_title": "x"}}'))).status).toBeLessThan(500);
+    const own = JSON.parse('{"__proto__": {"site_title": "x"}}') as Record<string, unknown>;
+    expect((await save(own)).status).toBeLessThan(500);
     expect(await stored()).toEqual(before);
   });
 });
@@ -480,19 +482,7 @@ describe('what a save changes acts on the next request', () => {
     const checkout = async () => {
       const answer = await call(CHECKOUT, 'POST', '/api/checkout', {
         jar,
-        body: {
-          locale: 'fr',
-          items: [{ artworkId: print.id, quantity: 1 }],
-          customer: { name: 'Ana Buyer', email: 'ana@example.test' },
-          shippingAddress: {
-            street: '1 rue de la Paix',
-            city: 'Paris',
-            postalCode: '75002',
-            country: 'FR',
-          },
-          billingSameAsShipping: true,
-          acceptTerms: true,
-        },
+        body: checkoutRequest([{ artworkId: print.id, quantity: 1 }]),
       });
       expect(answer.status, JSON.stringify(answer.body)).toBe(201);
       const session = await payments.stripe.checkout.sessions.retrieve(

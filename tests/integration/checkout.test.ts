@@ -19,6 +19,7 @@ import { POST as CHECKOUT } from '../../src/pages/api/checkout/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { callEndpoint } from '../helpers/endpoint.ts';
 import { makeArtwork } from '../helpers/factories.ts';
+import { checkoutRequest } from '../helpers/checkout.ts';
 
 let t: TestDatabase;
 let server: http.Server;
@@ -55,25 +56,7 @@ async function insertWork(values: {
   return row.id;
 }
 
-function request(
-  items: CheckoutRequest['items'],
-  extra: Partial<CheckoutRequest> = {},
-): CheckoutRequest {
-  return {
-    locale: 'fr',
-    items,
-    customer: { name: 'Ana Buyer', email: 'ana@example.test' },
-    shippingAddress: {
-      street: '1 rue de la Paix',
-      city: 'Paris',
-      postalCode: '75002',
-      country: 'FR',
-    },
-    billingSameAsShipping: true,
-    acceptTerms: true,
-    ...extra,
-  };
-}
+const request = checkoutRequest;
 
 let clients = 0;
 /** An address of its own for each checkout (the per-address limit: hardening-checkout.test.ts). */

@@ -19,6 +19,7 @@ import { POST as CHECKOUT } from '../../src/pages/api/checkout/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { callEndpoint } from '../helpers/endpoint.ts';
 import { makeArtwork } from '../helpers/factories.ts';
+import { checkoutRequest } from '../helpers/checkout.ts';
 
 const ORIGIN = 'http://localhost:4321';
 let t: TestDatabase;
@@ -38,21 +39,7 @@ interface Answer {
   };
 }
 
-function body(items: Items): CheckoutRequest {
-  return {
-    locale: 'fr',
-    items,
-    customer: { name: 'Ana Buyer', email: 'ana@example.test' },
-    shippingAddress: {
-      street: '1 rue de la Paix',
-      city: 'Paris',
-      postalCode: '75002',
-      country: 'FR',
-    },
-    billingSameAsShipping: true,
-    acceptTerms: true,
-  };
-}
+const body = (items: Items): CheckoutRequest => checkoutRequest(items);
 
 /** POST /api/checkout through the middleware, from `ip`, with the cart cookie when given. */
 async function checkout(items: Items, from: { ip: string; cartId?: string }): Promise<Answer> {

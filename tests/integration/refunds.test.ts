@@ -24,6 +24,7 @@ import { createEmulatedPayments, providePayments, type Payments } from '#api/pay
 import { handleStripeWebhook } from '#api/payments/webhook.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { makeArtwork, makeOrder, makeUser } from '../helpers/factories.ts';
+import { checkoutRequest } from '../helpers/checkout.ts';
 
 let t: TestDatabase;
 let server: http.Server;
@@ -59,21 +60,8 @@ const work = (id: number) =>
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
 
-function request(items: CheckoutRequest['items']): CheckoutRequest {
-  return {
-    locale: 'fr',
-    items,
-    customer: { name: 'Ana Kovač', email: 'ana@example.test' },
-    shippingAddress: {
-      street: '1 rue de la Paix',
-      city: 'Paris',
-      postalCode: '75002',
-      country: 'FR',
-    },
-    billingSameAsShipping: true,
-    acceptTerms: true,
-  };
-}
+const request = (items: CheckoutRequest['items']): CheckoutRequest =>
+  checkoutRequest(items, { customer: { name: 'Ana Kovač', email: 'ana@example.test' } });
 
 /** Buys `items` through checkout, the emulator's payment page and the webhook. */
 async function buy(items: CheckoutRequest['items']) {
