@@ -43,6 +43,12 @@ export interface AppOptions {
   /** Sees every request first, with its path (private visit counts, api/visits): must be cheap
    * and never throw; it may listen for the response's end. */
   observe?: (req: IncomingMessage, res: ServerResponse, pathname: string) => void;
+  /** GET /api/availability from memory (api/catalog/availability-cache.ts); every unsafe
+   * request invalidates it once answered. */
+  availability?: {
+    serve: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+    invalidate: () => void;
+  };
   /** PUBLIC_SITE_URL: an https:// site is announced HSTS (api/http/headers.ts). */
   siteUrl?: string;
   /** TRUST_PROXY: whose X-Forwarded-For / -Proto are believed (api/http/client.ts). */
@@ -84,8 +90,10 @@ export function fixedSite(staticFiles: StaticFiles, handler: NodeHandler): LiveS
   return site;
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 export function createGalerieServer(options: AppOptions): GalerieServer {
-  const { before, health, gate, observe } = options;
+  const { before, health, gate, observe, availability } = options;
   const site =
     options.site ??
     (options.staticFiles && options.handler
@@ -117,6 +125,9 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
     const client = resolveClient(req);
     attachClient(req, client);
     observe?.(req, res, pathname);
+    // Whatever an unsafe request changed (a hold, a sale, a work edited) shows on the next look.
+    if (availability && !SAFE_METHODS.has(req.method ?? ''))
+      res.once('close', () => availability.invalidate());
     // Methods nobody answers and bodies larger than the path needs, refused before any reading.
     if (!KNOWN_METHODS.has(req.method ?? '')) {
       json(res, 405, { error: METHOD_NOT_ALLOWED }, { Allow: ALLOW_HEADER });
@@ -152,6 +163,14 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
         : version.staticFiles.serve(req, res, pathname)
     )
       return;
+    if (
+      availability &&
+      pathname === '/api/availability' &&
+      (req.method === 'GET' || req.method === 'HEAD')
+    ) {
+      await availability.serve(req, res);
+      return;
+    }
     const alias = aliasTarget(req.url ?? '/');
     if (alias && (req.method === 'GET' || req.method === 'HEAD')) {
       res.writeHead(301, { Location: alias, 'Cache-Control': 'public, max-age=86400' });
