@@ -44,10 +44,10 @@ export class AvailabilityCache {
   /** Database reads made (for tests and the bench). */
   reads = 0;
 
-  constructor(
-    private readonly db: () => Promise<Database> | Database,
-    options: AvailabilityCacheOptions = {},
-  ) {
+  private readonly db: () => Promise<Database> | Database;
+
+  constructor(db: () => Promise<Database> | Database, options: AvailabilityCacheOptions = {}) {
+    this.db = db;
     this.maxAgeMs = options.maxAgeMs ?? 1000;
     this.now = options.now ?? Date.now;
   }
