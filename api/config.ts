@@ -35,6 +35,11 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_PUBLISHABLE_KEY: optionalText,
   SMTP_URL: optionalText,
+  // Issue 14 (helper G): the payment emulator on an https:// site only when asked (a demo).
+  PAYMENT_EMULATOR: optionalText.refine(
+    (value) => value === undefined || /^(on|off)$/i.test(value),
+    'PAYMENT_EMULATOR must be on or off',
+  ),
   TRUST_PROXY: optionalText.refine((value) => {
     try {
       parseTrustProxy(value);
@@ -61,6 +66,8 @@ export interface AppConfig {
   stripeWebhookSecret: string | undefined;
   stripePublishableKey: string | undefined;
   smtpUrl: string | undefined;
+  /** PAYMENT_EMULATOR=on: the emulator even on an https:// site without Stripe keys (a demo). */
+  paymentEmulator: boolean;
   /** Private visit counts (api/visits): on unless VISIT_COUNTING=off (benchmarks). */
   visitCounting: boolean;
   /** Which reverse proxies' X-Forwarded-For / -Proto are believed (api/http/client.ts). */
@@ -93,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     stripeWebhookSecret: e.STRIPE_WEBHOOK_SECRET,
     stripePublishableKey: e.STRIPE_PUBLISHABLE_KEY,
     smtpUrl: e.SMTP_URL,
+    paymentEmulator: e.PAYMENT_EMULATOR?.toLowerCase() === 'on',
     visitCounting: e.VISIT_COUNTING?.toLowerCase() !== 'off',
     trustProxy: e.TRUST_PROXY === undefined ? TRUST_NOTHING : parseTrustProxy(e.TRUST_PROXY),
   };

@@ -10,6 +10,7 @@ import { providePublisher } from './build/publish.ts';
 import { Publisher } from './build/publisher.ts';
 import { distDirOf, markInUse, pruneVersions, unmarkInUse } from './build/versions.ts';
 import { sweepExpiredHolds } from './checkout/index.ts';
+import { AvailabilityCache } from './catalog/availability-cache.ts';
 import { prepareDatabase } from './catalog/seed.ts';
 import { describeFailure, EXPECTED_ERRORS } from './cli/run.ts';
 import { forgetRunningServer, loadConfig, recordRunningServer } from './config.ts';
@@ -23,7 +24,15 @@ import { loadVersion } from './http/site.ts';
 import { log } from './log.ts';
 import { diskStorage } from './media/storage.ts';
 import { warmVariants } from './media/variants.ts';
-import { createEmulatedPayments, createStripePayments, providePayments } from './payments/index.ts';
+import { getMailer } from './mail/index.ts';
+import {
+  createEmulatedPayments,
+  createStripePayments,
+  paymentProvider,
+  providePayments,
+  type Payments,
+} from './payments/index.ts';
+import { startReconciliation } from './payments/reconcile.ts';
 import { databaseStore, VisitCounter } from './visits/index.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -64,6 +73,8 @@ async function main(): Promise<void> {
       siteUrl: config.siteUrl,
       trustProxy: config.trustProxy,
       ...(visits && { observe: visits.observe.bind(visits) }),
+      // The same answer for every visitor, from memory (issue 14 §2).
+      availability: new AvailabilityCache(() => db),
     });
     visits?.start();
     await new Promise<void>((resolve, reject) => {
@@ -141,26 +152,41 @@ async function main(): Promise<void> {
       config.dataDir,
       process.env['PUBLIC_SITE_URL']?.trim() ? config.siteUrl : `http://localhost:${port}`,
     );
-    if (config.stripeSecretKey) {
-      const payments = createStripePayments(config);
-      providePayments(payments);
-      log.info(
-        payments.ready
-          ? `Galerie: payments by Stripe (${payments.mode.toUpperCase()})`
-          : `Galerie: payments are not configured: ${payments.problems.join('; ')}`,
-      );
-    } else {
+    // Payments (docs/decisions/023): Stripe with a key; the emulator on an http:// site or with
+    // PAYMENT_EMULATOR=on; otherwise an https:// site missing its keys takes no order.
+    const provider = paymentProvider(config);
+    let payments: Payments;
+    if (provider === 'emulator') {
       const webhookSecret = `whsec_${randomBytes(24).toString('base64url')}`;
       const paymentsLog = log.child({ part: 'payments' });
       emulator = createStripeEmulator({
         webhookUrl: `http://127.0.0.1:${port}/api/stripe/webhook`,
         webhookSecret,
         publicBaseUrl: config.siteUrl,
+        // Its random key, sessions and pending webhooks survive a restart (and a kill -9).
+        dataDir: path.join(config.dataDir, 'emulator'),
         log: (line) => paymentsLog.info(line),
       });
-      providePayments(createEmulatedPayments(port, webhookSecret));
+      payments = createEmulatedPayments(port, webhookSecret, emulator.secretKey);
+      providePayments(payments);
       log.info('Galerie: payments by the local emulator (TEST; set STRIPE_SECRET_KEY for Stripe)');
+    } else {
+      payments = createStripePayments(config);
+      providePayments(payments);
+      log.info(
+        payments.ready
+          ? `Galerie: payments by Stripe (${payments.mode.toUpperCase()})`
+          : `Galerie: payments are not configured: ${payments.problems.join('; ')}${provider === 'unconfigured' ? ' (the test payment emulator runs on an https:// site only with PAYMENT_EMULATOR=on)' : ''}`,
+      );
     }
+    // Payments whose webhook never came (a crash, an outage) are found at the provider: now and
+    // every five minutes.
+    const reconciler = payments.ready
+      ? startReconciliation(
+          { db, payments, mailer: getMailer() },
+          { advisoryLock: handle.kind === 'postgres' },
+        )
+      : null;
     // Holds whose session ended without news (a lost webhook, a restart) are released every minute.
     const sweeper = setInterval(() => {
       sweepExpiredHolds(db).catch((error: unknown) =>
@@ -172,6 +198,7 @@ async function main(): Promise<void> {
     installGracefulShutdown(app, {
       onClosed: async () => {
         clearInterval(sweeper);
+        await reconciler?.stop();
         await publisher.close();
         providePublisher(undefined);
         const served = app.site.version;

@@ -97,13 +97,13 @@ async function checkoutHarness(log: (line: string) => void) {
   const port = await freePort();
   const secret = `whsec_${randomBytes(16).toString('hex')}`;
   const siteUrl = `http://127.0.0.1:${port}`;
-  const payments = createEmulatedPayments(port, secret);
   const emulator = createStripeEmulator({
     // Webhooks are not part of this measurement: they go to a path that answers 204.
     webhookUrl: `${siteUrl}/webhook-sink`,
     webhookSecret: secret,
     publicBaseUrl: siteUrl,
   });
+  const payments = createEmulatedPayments(port, secret, emulator.secretKey);
   onCleanup(() => emulator.close());
   const body: CheckoutRequest = {
     locale: 'fr',

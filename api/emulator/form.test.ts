@@ -83,4 +83,25 @@ describe('Params', () => {
       message: expect.stringContaining('up to 40 characters') as unknown,
     });
   });
+
+  it('refuses keys nested too deep or too long before walking them (issue 14)', () => {
+    // 100 000 levels used to overflow the stack; the key is refused as a 400 instead.
+    const deep = `metadata${'[a]'.repeat(100_000)}=x`;
+    expect(error(() => parseForm(deep))).toMatchObject({ type: 'invalid_request_error' });
+    expect(error(() => parseForm(`a${'[b]'.repeat(8)}=x`))).toMatchObject({
+      message: expect.stringContaining('nest at most 8 levels') as unknown,
+    });
+    expect(parseForm(`a${'[b]'.repeat(7)}=x`)).toBeTruthy();
+    expect(error(() => params('metadata[a][b]=x').metadata())).toMatchObject({
+      type: 'invalid_request_error',
+      param: 'metadata[a]',
+    });
+    expect(error(() => params(`name=${'n'.repeat(5001)}`).string('name'))).toMatchObject({
+      code: 'string_length_exceeds_maximum',
+    });
+    const many = Array.from({ length: 101 }, (_, i) => `line_items[${i}][quantity]=1`).join('&');
+    expect(error(() => params(many).list('line_items'))).toMatchObject({
+      param: 'line_items',
+    });
+  });
 });

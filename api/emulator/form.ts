@@ -12,6 +12,14 @@ export interface FormObject {
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 // Highest array index accepted: Stripe's lists are short, and a huge index would make a huge array.
 const MAX_INDEX = 999;
+// Bounds like Stripe's (issue 14): the deepest parameter the shop sends is
+// line_items[0][price_data][product_data][metadata][key] (5 segments); a key nested 100 000 deep
+// must be refused before anything walks it recursively.
+export const MAX_DEPTH = 8;
+const MAX_KEY_LENGTH = 500;
+const MAX_PAIRS = 5000;
+/** Stripe's usual limit for a string parameter. */
+export const MAX_STRING_LENGTH = 5000;
 
 function splitKey(key: string): string[] | null {
   const match = /^([^[\]]+)((?:\[[^[\]]*\])*)$/.exec(key);
@@ -26,10 +34,21 @@ const isIndex = (segment: string) => segment === '' || /^\d+$/.test(segment);
 /** Parses an application/x-www-form-urlencoded body (or query string) with bracketed keys. */
 export function parseForm(text: string): FormObject {
   const root: FormObject = {};
+  let pairs = 0;
   for (const [key, value] of new URLSearchParams(text)) {
+    if (++pairs > MAX_PAIRS) throw invalidRequest('Too many parameters.');
+    if (key.length > MAX_KEY_LENGTH) {
+      throw invalidRequest(`Invalid parameter name: ${key.slice(0, 40)}...`, key.slice(0, 40));
+    }
     const segments = splitKey(key);
     if (!segments || segments.some((s) => FORBIDDEN_KEYS.has(s))) {
       throw invalidRequest(`Invalid parameter name: ${key}`, key);
+    }
+    if (segments.length > MAX_DEPTH) {
+      throw invalidRequest(
+        `Invalid parameter name: ${key.slice(0, 40)}...; parameters nest at most ${MAX_DEPTH} levels`,
+        segments[0],
+      );
     }
     let container: FormObject | FormValue[] = root;
     for (let i = 0; i < segments.length; i++) {
@@ -143,6 +162,13 @@ export class Params {
       }
       return undefined;
     }
+    if (value.length > MAX_STRING_LENGTH) {
+      throw invalidRequest(
+        `Invalid string: ${value.slice(0, 40)}...; must be at most ${MAX_STRING_LENGTH} characters`,
+        this.name(key),
+        'string_length_exceeds_maximum',
+      );
+    }
     return value;
   }
 
@@ -226,12 +252,18 @@ export class Params {
     return new Params(values, this.name(key));
   }
 
-  /** A list of objects (`line_items[0][…]`); [] when absent. */
-  list(key: string): Params[] {
+  /** A list of objects (`line_items[0][…]`); [] when absent; at most `max` items. */
+  list(key: string, max = 100): Params[] {
     const value = this.#values[key];
     if (value === undefined || value === '') return [];
     if (!Array.isArray(value)) {
       throw invalidRequest(`Invalid array: ${this.name(key)}`, this.name(key));
+    }
+    if (value.length > max) {
+      throw invalidRequest(
+        `Invalid array: ${this.name(key)} can have at most ${max} items.`,
+        this.name(key),
+      );
     }
     return value.map((item, i) => {
       if (typeof item === 'string' || Array.isArray(item)) {
@@ -241,14 +273,21 @@ export class Params {
     });
   }
 
-  /** A list of strings (`expand[0]=…`, `images[0]=…`); [] when absent. */
-  strings(key: string): string[] {
+  /** A list of strings (`expand[0]=…`, `images[0]=…`); [] when absent; at most `max` items. */
+  strings(key: string, max = 100): string[] {
     const value = this.#values[key];
     if (value === undefined || value === '') return [];
     if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
       throw invalidRequest(`Invalid array: ${this.name(key)}`, this.name(key));
     }
-    return value as string[];
+    const strings = value as string[];
+    if (strings.length > max || strings.some((v) => v.length > MAX_STRING_LENGTH)) {
+      throw invalidRequest(
+        `Invalid array: ${this.name(key)} can have at most ${max} items of ${MAX_STRING_LENGTH} characters.`,
+        this.name(key),
+      );
+    }
+    return strings;
   }
 
   /** Stripe metadata: ≤ 50 string keys (≤ 40 chars) with string values (≤ 500 chars). */

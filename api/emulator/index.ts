@@ -2,7 +2,10 @@
 // subset of Stripe's HTTP API the shop uses (under /v1/*), a hosted payment page (under
 // /emulator/checkout/:id) and webhooks signed as Stripe signs them. It is mounted on the app's own
 // HTTP server and reached through the real `stripe` SDK (host/port/protocol), so the production
-// code path runs unchanged. State lives in memory: fine for development and tests.
+// code path runs unchanged. Its /v1 API answers only the shop's own process: a secret key random
+// per data directory, over loopback, never through a proxy. With `dataDir` its state survives a
+// restart (persist.ts); without it, state lives in memory (tests, benchmarks). docs/decisions/023.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StripeApiError, invalidRequest, noSuch } from './errors.ts';
 import { Params, parseForm } from './form.ts';
@@ -14,25 +17,35 @@ import {
   STYLE_HASH,
   successRedirect,
 } from './page.ts';
+import { emulatorSecretKey, newSecretKey, readState, writeState } from './persist.ts';
 import { EmulatorStore, randomId, type CheckoutSession, type SessionRecord } from './store.ts';
 import { WebhookSender, type StripeEvent } from './webhooks.ts';
-
-export const EMULATOR_SECRET_KEY = 'sk_test_emulator';
-export const EMULATOR_PUBLISHABLE_KEY = 'pk_test_emulator';
 
 export interface EmulatorOptions {
   /** Where to POST webhook events, e.g. http://127.0.0.1:4321/api/stripe/webhook */
   webhookUrl: string;
   /** whsec_… secret used to sign webhooks exactly as Stripe does (Stripe-Signature: t=…,v1=…) */
   webhookSecret: string;
-  /** Public base URL of the app (e.g. http://localhost:4321), used to build session.url = `${publicBaseUrl}/emulator/checkout/${id}` */
+  /**
+   * Public base URL of the app (e.g. http://localhost:4321), used to build session.url =
+   * `${publicBaseUrl}/emulator/checkout/${id}`; success_url and cancel_url must share its origin.
+   */
   publicBaseUrl: string;
+  /**
+   * Where the key and the state live (DATA_DIR/emulator): the key is read from there (made the
+   * first time), the state restored, and pending webhooks sent again. Without it: in memory.
+   */
+  dataDir?: string;
+  /** The API key to accept; default: the data directory's, else a random one (see `secretKey`). */
+  secretKey?: string;
   /** Retry delays for webhook delivery in ms (default e.g. [500, 2000, 5000, 15000, 60000]); tests pass small values. */
   retryDelaysMs?: number[];
   log?: (line: string) => void;
 }
 
 export interface StripeEmulator {
+  /** The only API key /v1 accepts: give it to the shop's Stripe client (createEmulatedPayments). */
+  readonly secretKey: string;
   /** Handles the request if its path starts with /v1/ or /emulator/; returns false otherwise (the caller goes on). */
   handle(req: IncomingMessage, res: ServerResponse): boolean;
   /** Stops timers and pending retries. */
@@ -98,7 +111,34 @@ function apiKey(req: IncomingMessage): string | undefined {
   return undefined;
 }
 
-function checkAuth(req: IncomingMessage): void {
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4.startsWith('127.') || address === '::1';
+}
+
+/**
+ * Only the shop's own Stripe client may call /v1: it connects to 127.0.0.1 directly, so a request
+ * from another address, or one a proxy forwarded (X-Forwarded-For / Forwarded), is refused before
+ * its key is even looked at.
+ */
+function checkCaller(req: IncomingMessage): void {
+  if (
+    !isLoopback(req.socket.remoteAddress) ||
+    req.headers['x-forwarded-for'] !== undefined ||
+    req.headers['forwarded'] !== undefined
+  ) {
+    throw new StripeApiError(
+      403,
+      "The payment emulator's API only answers the shop's own process (loopback, not through a proxy).",
+    );
+  }
+}
+
+function checkAuth(req: IncomingMessage, secretKey: string): void {
   const key = apiKey(req);
   if (!key) {
     throw new StripeApiError(
@@ -106,7 +146,7 @@ function checkAuth(req: IncomingMessage): void {
       "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/.",
     );
   }
-  if (key !== EMULATOR_SECRET_KEY) {
+  if (!timingSafeEqual(digest(key), digest(secretKey))) {
     const shown = key.length > 12 ? `${key.slice(0, 8)}${'*'.repeat(8)}${key.slice(-4)}` : key;
     throw new StripeApiError(401, `Invalid API Key provided: ${shown}`, {
       code: 'api_key_invalid',
@@ -155,14 +195,35 @@ const PAGE_ROUTE = /^\/emulator\/checkout\/([^/]+)\/?$/;
 
 export function createStripeEmulator(options: EmulatorOptions): StripeEmulator {
   const log = options.log ?? (() => {});
+  const { dataDir } = options;
+  const secretKey =
+    options.secretKey ?? (dataDir === undefined ? newSecretKey() : emulatorSecretKey(dataDir));
   let apiVersion = DEFAULT_API_VERSION;
   // The first delivery attempt of the event emitted last (pay() waits for it).
   let lastSend: Promise<void> = Promise.resolve();
+  // Events emitted and not yet delivered (or given up): persisted with the store.
+  const pending = new Map<string, StripeEvent>();
+  let restoring = true;
+  /** Writes the state to the data directory (no-op in memory); throws if it cannot. */
+  const save = () => {
+    if (dataDir === undefined || restoring) return;
+    writeState(dataDir, { version: 1, store: store.snapshot(), pending: [...pending.values()] });
+  };
+  const saveOrLog = () => {
+    try {
+      save();
+    } catch (error) {
+      log(`could not save the emulator's state: ${(error as Error).message}`);
+    }
+  };
   const sender = new WebhookSender({
     url: options.webhookUrl,
     secret: options.webhookSecret,
     retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
     log,
+    settled: (eventId) => {
+      if (pending.delete(eventId)) saveOrLog();
+    },
   });
   const store = new EmulatorStore({
     publicBaseUrl: options.publicBaseUrl,
@@ -180,10 +241,33 @@ export function createStripeEmulator(options: EmulatorOptions): StripeEmulator {
         type,
       };
       log(`${type} for ${object.id} (${event.id})`);
+      // Saved (with the change that caused it) before it is sent and before any answer leaves.
+      pending.set(event.id, event);
+      saveOrLog();
+      if (restoring) return; // sent with the other pending events below
       lastSend = sender.send(event);
     },
   });
   const idempotency = new Map<string, IdempotentResult>();
+
+  // An earlier process's state: sessions, coupons, intents, refunds, and deliveries to finish.
+  const previous = dataDir === undefined ? null : readState(dataDir, log);
+  if (previous) {
+    for (const event of previous.pending) pending.set(event.id, event);
+    store.restore(previous.store);
+    log(
+      `restored ${previous.store.sessions.length} session(s) and ${pending.size} pending webhook(s)`,
+    );
+  }
+  restoring = false;
+  if (dataDir !== undefined) save();
+  if (pending.size > 0) {
+    // After the caller's synchronous set-up (the shop provides its payments right after this).
+    const resend = [...pending.values()];
+    setImmediate(() => {
+      for (const event of resend) lastSend = sender.send(event);
+    });
+  }
 
   // ── API ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -281,7 +365,8 @@ export function createStripeEmulator(options: EmulatorOptions): StripeEmulator {
     const method = req.method ?? 'GET';
     const headers: Record<string, string> = {};
     try {
-      checkAuth(req);
+      checkCaller(req);
+      checkAuth(req, secretKey);
       const version = req.headers['stripe-version'];
       if (typeof version === 'string' && version) apiVersion = version;
       headers['Stripe-Version'] = apiVersion;
@@ -313,11 +398,14 @@ export function createStripeEmulator(options: EmulatorOptions): StripeEmulator {
           return;
         }
         const answer = route(method, url.pathname, params);
+        save();
         idempotency.set(key, { fingerprint, answer: structuredClone(answer), at: now });
         sendJson(res, answer, { ...headers, 'Idempotency-Key': key });
         return;
       }
-      sendJson(res, route(method, url.pathname, params), headers);
+      const answer = route(method, url.pathname, params);
+      if (method !== 'GET') save();
+      sendJson(res, answer, headers);
     } catch (error) {
       if (error instanceof StripeApiError) {
         sendJson(res, { status: error.status, body: error.toBody() }, headers);
@@ -393,6 +481,7 @@ export function createStripeEmulator(options: EmulatorOptions): StripeEmulator {
       return;
     }
     store.completeSession(session.id, { email: email || null, name: values.name.trim() || null });
+    save(); // already saved with the completed event; a failure to save answers 500, not 303
     res.writeHead(303, { Location: successRedirect(session) }).end();
   }
 
@@ -414,6 +503,7 @@ export function createStripeEmulator(options: EmulatorOptions): StripeEmulator {
   }
 
   return {
+    secretKey,
     handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://emulator.invalid');
       if (url.pathname.startsWith('/v1/')) {

@@ -15,7 +15,7 @@ function sessionForm(extra: Record<string, string> = {}): Params {
     'line_items[1][price_data][unit_amount]': '4500',
     'line_items[1][price_data][product_data][name]': 'Tirage',
     'line_items[1][quantity]': '2',
-    success_url: 'http://shop.test/success?session_id={CHECKOUT_SESSION_ID}',
+    success_url: 'http://localhost:4321/success?session_id={CHECKOUT_SESSION_ID}',
     ...extra,
   });
   return new Params(parseForm(form.toString()));

@@ -151,7 +151,20 @@ export interface SessionRecord {
 
 export type EmitEvent = (type: string, object: CheckoutSession) => void;
 
+/** Everything the store knows, as written to (and read back from) the data directory. */
+export interface StoreSnapshot {
+  sessions: SessionRecord[];
+  coupons: Coupon[];
+  paymentIntents: Array<PaymentIntent & { refunded: number }>;
+  refunds: Refund[];
+}
+
+// Finished sessions are forgotten a month after their creation (reconciliation looks at pending
+// orders, whose sessions last 24 h at most); payment intents and refunds are kept (small).
+const KEEP_CLOSED_SESSIONS_S = 30 * 24 * 60 * 60;
+
 export interface StoreOptions {
+  /** The shop's address: session.url is built on it, and redirect URLs must share its origin. */
   publicBaseUrl: string;
   /** Receives checkout.session.completed / checkout.session.expired. */
   emit: EmitEvent;
@@ -317,7 +330,7 @@ const LOCALES = [
 const MIN_EXPIRY_S = 30 * 60;
 const MAX_EXPIRY_S = 24 * 60 * 60;
 
-function checkUrl(value: string, param: string): string {
+function checkUrl(value: string, param: string, origin?: string): string {
   let url: URL;
   try {
     // {CHECKOUT_SESSION_ID} is a template, filled in on redirect.
@@ -327,6 +340,14 @@ function checkUrl(value: string, param: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw invalidRequest('Not a valid URL', param, 'url_invalid');
+  }
+  // Issue 14: the emulator redirects the buyer there, so only to the shop itself (no open redirect).
+  if (origin !== undefined && url.origin !== origin) {
+    throw invalidRequest(
+      `Not a valid URL: the payment emulator only redirects to the shop (${origin}).`,
+      param,
+      'url_invalid',
+    );
   }
   return value;
 }
@@ -373,9 +394,41 @@ export class EmulatorStore {
   readonly #refunds = new Map<string, Refund>();
   readonly #timers = new Map<string, NodeJS.Timeout>();
 
+  readonly #origin: string;
+
   constructor(options: StoreOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
+    this.#origin = new URL(options.publicBaseUrl).origin;
+  }
+
+  /** The state to persist; closed sessions past their keeping time are dropped first. */
+  snapshot(): StoreSnapshot {
+    const oldest = this.#unixNow() - KEEP_CLOSED_SESSIONS_S;
+    for (const [id, record] of this.#sessions)
+      if (record.session.status !== 'open' && record.session.created < oldest)
+        this.#sessions.delete(id);
+    for (const [id, coupon] of this.#coupons)
+      if (!coupon.valid && coupon.created < oldest) this.#coupons.delete(id);
+    return {
+      sessions: [...this.#sessions.values()],
+      coupons: [...this.#coupons.values()],
+      paymentIntents: [...this.#paymentIntents.values()],
+      refunds: [...this.#refunds.values()],
+    };
+  }
+
+  /**
+   * Loads a snapshot written by an earlier process: open sessions get their expiry timers again,
+   * and those whose expires_at passed meanwhile expire now (emitting their event).
+   */
+  restore(snapshot: StoreSnapshot): void {
+    for (const record of snapshot.sessions) this.#sessions.set(record.session.id, record);
+    for (const coupon of snapshot.coupons) this.#coupons.set(coupon.id, coupon);
+    for (const intent of snapshot.paymentIntents) this.#paymentIntents.set(intent.id, intent);
+    for (const refund of snapshot.refunds) this.#refunds.set(refund.id, refund);
+    for (const { session } of snapshot.sessions)
+      if (session.status === 'open') this.#scheduleExpiry(session.id, session.expires_at);
   }
 
   #unixNow(): number {
@@ -409,7 +462,7 @@ export class EmulatorStore {
     }
 
     // Lines: price_data only (the emulator keeps no catalogue of Prices).
-    const items = params.list('line_items');
+    const items = params.list('line_items', 100);
     if (items.length === 0) {
       throw invalidRequest(
         'Missing required param: line_items.',
@@ -463,7 +516,7 @@ export class EmulatorStore {
       product.allowOnly(PRODUCT_DATA_PARAMS);
       const name = product.string('name', { required: true, max: 250 });
       const description = product.string('description') ?? null;
-      for (const url of product.strings('images')) checkUrl(url, product.name('images'));
+      for (const url of product.strings('images', 8)) checkUrl(url, product.name('images'));
       const quantity = item.integer('quantity', { required: true, min: 1 });
       return { currency: lineCurrency, unitAmount, name, description, quantity };
     });
@@ -477,7 +530,7 @@ export class EmulatorStore {
     }
 
     // Discount: one coupon at most (no promotion codes in the emulator).
-    const discounts = params.list('discounts');
+    const discounts = params.list('discounts', 1);
     if (discounts.length > 0 && params.boolean('allow_promotion_codes') === true) {
       throw invalidRequest(
         'You may only specify one of these parameters: allow_promotion_codes, discounts.',
@@ -516,7 +569,7 @@ export class EmulatorStore {
     }
 
     // Shipping: one fixed-amount rate given inline (shipping_rate_data), which is then selected.
-    const shippingOptions = params.list('shipping_options');
+    const shippingOptions = params.list('shipping_options', 5);
     let shipping: { amount: number; name: string } | undefined;
     if (shippingOptions.length > 0) {
       const option = shippingOptions[0];
@@ -556,9 +609,15 @@ export class EmulatorStore {
       };
     }
 
-    const successUrl = checkUrl(params.string('success_url', { required: true }), 'success_url');
+    const shop = this.#origin;
+    const successUrl = checkUrl(
+      params.string('success_url', { required: true }),
+      'success_url',
+      shop,
+    );
     const cancelUrlRaw = params.string('cancel_url');
-    const cancelUrl = cancelUrlRaw === undefined ? null : checkUrl(cancelUrlRaw, 'cancel_url');
+    const cancelUrl =
+      cancelUrlRaw === undefined ? null : checkUrl(cancelUrlRaw, 'cancel_url', shop);
     const emailRaw = params.string('customer_email');
     const customerEmail = emailRaw === undefined ? null : checkEmail(emailRaw, 'customer_email');
     const clientReferenceId = params.string('client_reference_id', { max: 200 }) ?? null;

@@ -36,6 +36,8 @@ export interface WebhookSenderOptions {
   log: (line: string) => void;
   /** An attempt without an answer after this long counts as failed (Stripe waits ~10 s too). */
   timeoutMs?: number;
+  /** Called once per event when it is delivered (2xx) or given up: it is no longer pending. */
+  settled?: (eventId: string) => void;
 }
 
 function failureReason(error: unknown): string {
@@ -100,10 +102,14 @@ export class WebhookSender {
     this.#options.log(
       `webhook ${event.type} ${event.id} attempt ${attempt} → ${status}${ok ? '' : ' (failed)'}`,
     );
-    if (ok) return;
+    if (ok) {
+      this.#options.settled?.(event.id);
+      return;
+    }
     const delay = this.#options.retryDelaysMs[attempt - 1];
     if (delay === undefined) {
       this.#options.log(`webhook ${event.type} ${event.id}: gave up after ${attempt} attempt(s)`);
+      this.#options.settled?.(event.id);
       return;
     }
     const timer = setTimeout(() => {

@@ -9,6 +9,7 @@ import { issueInvoice } from '../invoices/index.ts';
 import { AppError } from '../http/errors.ts';
 import { BUYER_ORDER_COLUMNS, buyerOrders, type BuyerOrder } from './view.ts';
 import { systemClock } from '../clock.ts';
+import { log } from '../log.ts';
 import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
 
 export interface OrderLine {
@@ -148,17 +149,24 @@ export async function applyStripeEvent(
     )
       return { kind: 'ignored', reason: `event type ${event.type}` };
 
+    // Issue 14: an event changes only the order created with its session (the id checkout stored)
+    // and whose id the session's metadata repeats; a session made for another order — even one
+    // naming this order in its metadata — changes nothing.
     const session = event.data.object;
     const orderId = session.metadata?.['order_id'];
-    let query = trx
+    const order = await trx
       .selectFrom('orders')
-      .select(['id', 'payment_status', 'total_cents', 'currency', 'cart_id']);
-    query =
-      orderId && UUID.test(orderId)
-        ? query.where('id', '=', orderId)
-        : query.where('stripe_session_id', '=', session.id);
-    const order = await query.forUpdate().executeTakeFirst();
-    if (!order) return { kind: 'ignored', reason: `no order for session ${session.id}` };
+      .select(['id', 'payment_status', 'total_cents', 'currency', 'cart_id'])
+      .where('stripe_session_id', '=', session.id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!order || !orderId || !UUID.test(orderId) || orderId !== order.id) {
+      const reason = order
+        ? `session ${session.id} names order ${String(orderId).slice(0, 64)}, not its own order ${order.id}`
+        : `no order for session ${session.id}`;
+      log.warn(`Stripe event ${event.id} (${event.type}) ignored: ${reason}`);
+      return { kind: 'ignored', reason };
+    }
 
     if (event.type === 'checkout.session.expired') {
       // An expiry after the payment (or a second one) changes nothing.

@@ -3,7 +3,7 @@
 // (api/emulator), so the same calls run in development, in tests and against Stripe in production.
 import Stripe from 'stripe';
 
-export const EMULATOR_SECRET_KEY = 'sk_test_emulator';
+// Publishable keys are public by design; the emulator's secret key is random (api/emulator).
 export const EMULATOR_PUBLISHABLE_KEY = 'pk_test_emulator';
 
 export interface Payments {
@@ -50,10 +50,30 @@ export function createStripePayments(keys: PaymentKeys): Payments {
   };
 }
 
-/** The emulator on our own server at `port` (TEST mode, always ready). */
-export function createEmulatedPayments(port: number, webhookSecret: string): Payments {
+/**
+ * How payments are taken (docs/decisions/023): Stripe when a secret key is set; otherwise the
+ * local emulator — on an http:// site (development, tests) or when PAYMENT_EMULATOR=on asks for it
+ * (a demo); an https:// site without a key is a production site missing its keys, whose checkout
+ * says 'Configuration incomplète' rather than taking test payments.
+ */
+export function paymentProvider(config: {
+  stripeSecretKey: string | undefined;
+  siteUrl: string;
+  paymentEmulator: boolean;
+}): 'stripe' | 'emulator' | 'unconfigured' {
+  if (config.stripeSecretKey) return 'stripe';
+  if (config.paymentEmulator || !config.siteUrl.startsWith('https:')) return 'emulator';
+  return 'unconfigured';
+}
+
+/** The emulator on our own server at `port` (TEST mode, always ready), called with its key. */
+export function createEmulatedPayments(
+  port: number,
+  webhookSecret: string,
+  secretKey: string,
+): Payments {
   return {
-    stripe: new Stripe(EMULATOR_SECRET_KEY, {
+    stripe: new Stripe(secretKey, {
       host: '127.0.0.1',
       port,
       protocol: 'http',

@@ -30,12 +30,29 @@ export async function verifyStripeEvent(
   }
 }
 
+export interface FulfilmentDeps {
+  db: Database;
+  payments: Payments;
+  mailer: Mailer;
+}
+
 export async function handleStripeWebhook(
-  deps: { db: Database; payments: Payments; mailer: Mailer },
+  deps: FulfilmentDeps,
   rawBody: string,
   signature: string | null,
 ): Promise<FulfilmentOutcome> {
   const event = await verifyStripeEvent(deps.payments, rawBody, signature);
+  return fulfilStripeEvent(deps, event);
+}
+
+/**
+ * Applies a verified event (the webhook's) or an equivalent one (reconciliation's, api/payments/
+ * reconcile.ts) and does what must follow its commit: one path, idempotent per event id.
+ */
+export async function fulfilStripeEvent(
+  deps: FulfilmentDeps,
+  event: Stripe.Event,
+): Promise<FulfilmentOutcome> {
   const outcome = await applyStripeEvent(deps.db, event);
   // A sale changes what the prerendered index and JSON-LD offers say: they catch up by publishing.
   if (outcome.kind === 'paid' || outcome.kind === 'refund') requestPublish(`order ${outcome.kind}`);

@@ -105,7 +105,7 @@ export async function makeOrder(
     shippingCents?: number;
     currency?: string;
   },
-): Promise<{ id: string; orderNumber: string; totalCents: number }> {
+): Promise<{ id: string; orderNumber: string; totalCents: number; sessionId: string }> {
   const key = next();
   const subtotal = options.lines.reduce((s, l) => s + l.unitPriceCents * (l.quantity ?? 1), 0);
   const discount = options.discountCents ?? 0;
@@ -149,5 +149,10 @@ export async function makeOrder(
       })),
     )
     .execute();
-  return { id: order.id, orderNumber: order.order_number, totalCents: order.total_cents };
+  return {
+    id: order.id,
+    orderNumber: order.order_number,
+    totalCents: order.total_cents,
+    sessionId: `cs_test_${key}`,
+  };
 }

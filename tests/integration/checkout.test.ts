@@ -26,6 +26,8 @@ let server: http.Server;
 let emulator: StripeEmulator;
 let payments: Payments;
 let siteUrl: string;
+/** The shop's address (PUBLIC_SITE_URL): the emulator redirects buyers only there (issue 14). */
+const SHOP = 'http://localhost:4321';
 const mails: MailMessage[] = [];
 const mailer: Mailer = {
   description: 'memory',
@@ -88,7 +90,7 @@ async function checkout(
   return createCheckout({ db: t.db, payments }, request(items, extra), {
     cartId: cartId ?? (await cartWith(items)),
     ip: newIp(),
-    siteUrl,
+    siteUrl: SHOP,
   });
 }
 
@@ -198,10 +200,10 @@ beforeAll(async () => {
   emulator = createStripeEmulator({
     webhookUrl: `${siteUrl}/api/stripe/webhook`,
     webhookSecret,
-    publicBaseUrl: siteUrl,
+    publicBaseUrl: SHOP,
     retryDelaysMs: [50, 100],
   });
-  payments = createEmulatedPayments(port, webhookSecret);
+  payments = createEmulatedPayments(port, webhookSecret, emulator.secretKey);
 });
 
 afterAll(async () => {
@@ -239,7 +241,7 @@ describe('checkout', () => {
     expect(session.amount_total).toBe(59500);
     expect(session.currency).toBe('eur');
     expect(session.metadata?.['order_id']).toBe(result.orderId);
-    expect(session.success_url).toBe(`${siteUrl}/success?session_id={CHECKOUT_SESSION_ID}`);
+    expect(session.success_url).toBe(`${SHOP}/success?session_id={CHECKOUT_SESSION_ID}`);
     expect(session.expires_at * 1000 - before).toBeGreaterThanOrEqual(30 * 60 * 1000);
     const order = await orderOf(result.sessionId);
     expect(order).toMatchObject({

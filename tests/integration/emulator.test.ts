@@ -5,14 +5,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  createStripeEmulator,
-  EMULATOR_SECRET_KEY,
-  type StripeEmulator,
-} from '#api/emulator/index.ts';
+import { createStripeEmulator, type StripeEmulator } from '#api/emulator/index.ts';
 
 const WEBHOOK_SECRET = 'whsec_emulator_test_secret';
-const SHOP = 'http://shop.test';
 
 function listen(server: http.Server): Promise<number> {
   return new Promise((resolve) =>
@@ -97,7 +92,7 @@ describe('Stripe payment emulator', () => {
 
   beforeAll(async () => {
     // Webhook verification is offline: this client never sends a request.
-    receiver = new WebhookReceiver(new Stripe(EMULATOR_SECRET_KEY));
+    receiver = new WebhookReceiver(new Stripe('sk_test_offline_verification_only'));
     const receiverPort = await listen(receiver.server);
     // The app server: the emulator first, a 404 for everything else.
     app = http.createServer((req, res) => {
@@ -111,7 +106,7 @@ describe('Stripe payment emulator', () => {
       publicBaseUrl: base,
       retryDelaysMs: [20, 50],
     });
-    stripe = new Stripe(EMULATOR_SECRET_KEY, { host: '127.0.0.1', port, protocol: 'http' });
+    stripe = new Stripe(emulator.secretKey, { host: '127.0.0.1', port, protocol: 'http' });
   });
 
   afterAll(async () => {
@@ -147,8 +142,8 @@ describe('Stripe payment emulator', () => {
     customer_email: 'ada@example.com',
     client_reference_id: 'G-0042',
     metadata: { order_number: 'G-0042' },
-    success_url: `${SHOP}/stripe/success?session_id={CHECKOUT_SESSION_ID}`,
-    cancel_url: `${SHOP}/stripe/cancel`,
+    success_url: `${base}/stripe/success?session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${base}/stripe/cancel`,
     expires_at: nowS() + 3600,
     locale: 'fr',
     ...overrides,
@@ -189,8 +184,8 @@ describe('Stripe payment emulator', () => {
       livemode: false,
       payment_intent: null,
       locale: 'fr',
-      success_url: `${SHOP}/stripe/success?session_id={CHECKOUT_SESSION_ID}`,
-      cancel_url: `${SHOP}/stripe/cancel`,
+      success_url: `${base}/stripe/success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${base}/stripe/cancel`,
     });
     expect(Math.abs(session.created - nowS())).toBeLessThanOrEqual(2);
   });
@@ -311,7 +306,7 @@ describe('Stripe payment emulator', () => {
     expect(html).toContain('ada@example.com');
     expect(html).toContain('<label for="card_number">Numéro de carte</label>');
     expect(html).toContain(`Payer ${eur(44000)}`);
-    expect(html).toContain(`href="${SHOP}/stripe/cancel">Annuler et revenir à la boutique</a>`);
+    expect(html).toContain(`href="${base}/stripe/cancel">Annuler et revenir à la boutique</a>`);
     expect(html).not.toMatch(/<script|src="http/);
 
     const paid = await submitCard(url, {
@@ -321,7 +316,7 @@ describe('Stripe payment emulator', () => {
       name: 'Ada Lovelace',
     });
     expect(paid.status).toBe(303);
-    expect(paid.headers.get('location')).toBe(`${SHOP}/stripe/success?session_id=${session.id}`);
+    expect(paid.headers.get('location')).toBe(`${base}/stripe/success?session_id=${session.id}`);
 
     const event = await receiver.accepted('checkout.session.completed', session.id);
     expect(event).toMatchObject({ object: 'event', livemode: false, pending_webhooks: 1 });
@@ -361,7 +356,7 @@ describe('Stripe payment emulator', () => {
     // Paid: the page says so, and a second submit goes where the first went.
     const closed = await (await fetch(url)).text();
     expect(closed).toContain('déjà réglée');
-    expect(closed).toContain(`href="${SHOP}/stripe/success?session_id=${session.id}"`);
+    expect(closed).toContain(`href="${base}/stripe/success?session_id=${session.id}"`);
     const twice = await submitCard(url, { card_number: '4242424242424242' });
     expect(twice.status).toBe(303);
   });
@@ -429,7 +424,7 @@ describe('Stripe payment emulator', () => {
     expect(page.status).toBe(409);
     const html = await page.text();
     expect(html).toContain('a expiré');
-    expect(html).toContain(`href="${SHOP}/stripe/cancel"`);
+    expect(html).toContain(`href="${base}/stripe/cancel"`);
   });
 
   it('refunds a paid session’s payment intent, not more than was paid', async () => {

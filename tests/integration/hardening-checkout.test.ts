@@ -182,10 +182,10 @@ beforeAll(async () => {
   emulator = createStripeEmulator({
     webhookUrl: `http://127.0.0.1:${port}/api/stripe/webhook`,
     webhookSecret,
-    publicBaseUrl: `http://127.0.0.1:${port}`,
+    publicBaseUrl: ORIGIN, // the shop's address: the emulator redirects buyers only there
     retryDelaysMs: [50, 100],
   });
-  payments = createEmulatedPayments(port, webhookSecret);
+  payments = createEmulatedPayments(port, webhookSecret, emulator.secretKey);
   provideDatabase(t);
   providePayments(payments);
 });

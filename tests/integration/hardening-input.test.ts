@@ -189,7 +189,9 @@ beforeAll(async () => {
   t = await createTestDatabase();
   provideDatabase(t);
   // The artwork endpoint takes the payment client along; editing a title never calls it.
-  providePayments(createEmulatedPayments(9, `whsec_${randomBytes(16).toString('hex')}`));
+  providePayments(
+    createEmulatedPayments(9, `whsec_${randomBytes(16).toString('hex')}`, 'sk_test_unused_here'),
+  );
   admin = await makeUser(t.db, { role: 'admin' });
   print = (await makeArtwork(t.db, { artwork_type: 'print', stock: 5 })).id;
 });

@@ -53,7 +53,7 @@ async function pendingOrder(
 }
 
 /** Stripe's `checkout.session.completed` for an order, as the webhook receives it once verified. */
-function paidEvent(order: { id: string; totalCents: number }): Stripe.Event {
+function paidEvent(order: { id: string; totalCents: number; sessionId: string }): Stripe.Event {
   const key = randomUUID().replaceAll('-', '');
   return {
     id: `evt_${key}`,
@@ -63,7 +63,7 @@ function paidEvent(order: { id: string; totalCents: number }): Stripe.Event {
     livemode: false,
     data: {
       object: {
-        id: `cs_test_${key}`,
+        id: order.sessionId,
         object: 'checkout.session',
         metadata: { order_id: order.id },
         status: 'complete',

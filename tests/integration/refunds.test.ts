@@ -129,7 +129,7 @@ beforeAll(async () => {
     publicBaseUrl: siteUrl,
     retryDelaysMs: [50, 100],
   });
-  payments = createEmulatedPayments(port, webhookSecret);
+  payments = createEmulatedPayments(port, webhookSecret, emulator.secretKey);
   providePayments(payments);
 });
 
