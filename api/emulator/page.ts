@@ -1,5 +1,6 @@
 // The emulator's hosted payment page: one self-contained HTML document per state (open, closed,
-// unknown), French or English after the session's locale, no script and no external resource.
+// unknown), French or English after the session's locale, no script and no external resource
+// (the site's own icon, so the browser does not ask for a /favicon.ico that does not exist).
 // A plain form POSTs the test card number back to /emulator/checkout/:id.
 import { cspHash } from '../http/headers.ts';
 import type { CheckoutSession, SessionRecord } from './store.ts';
@@ -147,6 +148,7 @@ function document(lang: PageLang, title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <style>${STYLE}</style>
 </head>
 <body>
