@@ -6,6 +6,8 @@
 //     (api/checkout: prices re-read, hold, pending order, Stripe SDK → emulator session) served by
 //     a minimal HTTP wrapper in this process, over its own embedded database whose print stock is
 //     raised so every request can hold one print (the real server's seeded stock is 1–3).
+//  3. GET /api/availability (answered from memory by the HTTP layer, issue 14 §2) beside the
+//     static /gallery page, on the same server and run.
 // Figures go to bench/results/commerce-latest.json.
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -185,6 +187,22 @@ try {
     await measure('GET /api/cart/count (no cart)', {
       url: `${galerie.url}/api/cart/count`,
       method: 'GET',
+    }),
+  );
+  // Issue 14 §2: availability is the same answer for everyone, kept in memory (target ≥ 10 000
+  // req/s), beside a static page served the same way.
+  results.push(
+    await measure('GET /api/availability (from memory)', {
+      url: `${galerie.url}/api/availability`,
+      method: 'GET',
+      headers: { 'Accept-Encoding': 'br' },
+    }),
+  );
+  results.push(
+    await measure('GET /gallery (static page)', {
+      url: `${galerie.url}/gallery`,
+      method: 'GET',
+      headers: { 'Accept-Encoding': 'br' },
     }),
   );
   await galerie.stop();
