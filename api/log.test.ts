@@ -129,6 +129,15 @@ describe('the last scrub over each line', () => {
 });
 
 describe('the logger', () => {
+  it('keeps ids whose digit groups look like a card number whole', () => {
+    const reqId = 'cd78b63b-3526-4683-8927-81cab65aad4c';
+    log.info({ reqId, order: 'GS-2026-01016', at: '1700000000000000' }, `request ${reqId}`);
+    const [record] = records();
+    expect(record).toMatchObject({ reqId, msg: `request ${reqId}` });
+    log.info('paid with 4242 4242 4242 4242 and 4000-0000-0000-0002');
+    expect(records()[1]!.msg).toBe('paid with [card] and [card]');
+  });
+
   it('writes one JSON line per record, with the request id inside a request only', async () => {
     log.info('Galerie: ready at http://127.0.0.1:4321/');
     const reqId = newRequestId();

@@ -160,9 +160,10 @@ const SCRUBS: [RegExp, string | ((match: string, ...groups: string[]) => string)
   [/\bwhsec_[0-9A-Za-z+/=_-]+/g, `whsec_${CENSOR}`],
   // Credentials in a URL (postgres://user:password@host, smtp://…).
   [/(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@"]+:)[^\s@/"]+@/gi, '$1***@'],
-  // Card numbers: 14 to 19 digits, spaced or not, that pass Luhn's check.
+  // Card numbers: 14 to 19 digits, spaced or not, that pass Luhn's check — standing alone, not
+  // inside an id (a request id's UUID can hold four groups of digits in a row).
   [
-    /(?<![\d.])\d(?:[ -]?\d){13,18}(?![\d.])/g,
+    /(?<![\w.-])\d(?:[ -]?\d){13,18}(?![\w.-])/g,
     (match) => (luhn(match.replace(/[ -]/g, '')) ? '[card]' : match),
   ],
 ];
