@@ -2,9 +2,9 @@
 // rule of storefront §4–§5 is enforced here, on the server, inside a transaction that locks the
 // cart row, so two tabs adding at once cannot put two originals in one cart.
 import { randomBytes } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import type { Database, Executor } from '../db/index.ts';
+import { prepared, type Database, type Executor } from '../db/index.ts';
 import { assertSellable, sellability } from '../catalog/sellability.ts';
 import { AppError } from '../http/errors.ts';
 import {
@@ -53,36 +53,54 @@ export async function countCart(db: Executor, cartId: string | undefined): Promi
   return Number(row.count);
 }
 
-async function readLines(db: Executor, cartId: string) {
-  return db
-    .selectFrom('cart_items as c')
-    .innerJoin('artworks as a', 'a.id', 'c.artwork_id')
-    .leftJoin('media as m', 'm.id', 'a.media_id')
-    .leftJoin('artworks as o', 'o.id', 'a.original_id')
-    .select([
-      'c.id',
-      'o.slug as original_slug',
-      'c.quantity',
-      'a.id as artwork_id',
-      'a.slug',
-      'a.artwork_type',
-      'a.title_fr',
-      'a.title_en',
-      'a.technique_fr',
-      'a.technique_en',
-      'a.dimensions',
-      'a.price_cents',
-      'a.stock',
-      'a.is_available',
-      'a.is_sold',
-      'm.sha256',
-      'm.width',
-      'm.height',
-    ])
-    .where('c.cart_id', '=', cartId)
-    .orderBy('c.created_at', 'asc')
-    .orderBy('c.id', 'asc')
-    .execute();
+/** A cart line with what the visitor's view shows of its work (one row of LINE_COLUMNS). */
+interface LineRow {
+  id: number;
+  original_slug: string | null;
+  quantity: number;
+  artwork_id: number;
+  slug: string;
+  artwork_type: string;
+  title_fr: string;
+  title_en: string;
+  technique_fr: string;
+  technique_en: string;
+  dimensions: string;
+  price_cents: number;
+  stock: number;
+  is_available: boolean;
+  is_sold: boolean;
+  sha256: string | null;
+  width: number | null;
+  height: number | null;
+}
+
+/** The cart as stored, read in one statement: its lines (in the order added) and its promo code. */
+export interface StoredCart {
+  lines: LineRow[];
+  promoCode: string | null;
+}
+
+/** A work's columns for a cart line's view, from `a` (the work), `m` (its image), `o` (its original). */
+const WORK_COLUMNS = sql`a.slug, o.slug AS original_slug, a.artwork_type, a.title_fr, a.title_en,
+  a.technique_fr, a.technique_en, a.dimensions, a.price_cents, a.stock, a.is_available, a.is_sold,
+  m.sha256, m.width, m.height`;
+const WORK_JOINS = sql`LEFT JOIN media m ON m.id = a.media_id LEFT JOIN artworks o ON o.id = a.original_id`;
+
+/** The cart's lines as one JSON array and its promo code, as one row (a snapshot of one statement). */
+const storedCartSql = (cartId: string) => sql`
+  (SELECT promo_code FROM carts WHERE id = ${cartId}) AS promo_code,
+  (SELECT coalesce(json_agg(l ORDER BY l.created_at, l.id), '[]'::json) FROM (
+     SELECT c.id, c.quantity, c.artwork_id, c.created_at, ${WORK_COLUMNS}
+     FROM cart_items c JOIN artworks a ON a.id = c.artwork_id ${WORK_JOINS}
+     WHERE c.cart_id = ${cartId}) l) AS lines`;
+
+async function readStoredCart(db: Executor, cartId: string): Promise<StoredCart> {
+  const { rows } = await sql<{
+    promo_code: string | null;
+    lines: LineRow[];
+  }>`${prepared('cart_read_v1')} SELECT ${storedCartSql(cartId)}`.execute(db);
+  return { lines: rows[0]?.lines ?? [], promoCode: rows[0]?.promo_code ?? null };
 }
 
 /**
@@ -94,9 +112,10 @@ export async function getCart(
   db: Database,
   cartId: string | undefined,
   settings: SiteSettings,
+  stored?: StoredCart,
 ): Promise<CartView> {
   if (!isCartId(cartId)) return emptyView(settings);
-  const rows = await readLines(db, cartId);
+  const { lines: rows, promoCode } = stored ?? (await readStoredCart(db, cartId));
   const removed: Localized[] = [];
   const lines: CartLine[] = [];
   for (const r of rows) {
@@ -132,14 +151,9 @@ export async function getCart(
       maxQuantity,
     });
   }
-  const cart = await db
-    .selectFrom('carts')
-    .select('promo_code')
-    .where('id', '=', cartId)
-    .executeTakeFirst();
   // A code the owner has since deactivated no longer applies.
-  const promo = cart?.promo_code ? findPromo(activePromoCodes(settings), cart.promo_code) : null;
-  if (cart?.promo_code && !promo)
+  const promo = promoCode ? findPromo(activePromoCodes(settings), promoCode) : null;
+  if (promoCode && !promo)
     await db.updateTable('carts').set({ promo_code: null }).where('id', '=', cartId).execute();
   return view(lines, promo, settings, removed);
 }
@@ -176,66 +190,143 @@ async function lockCart(trx: Transaction<DB>, cartId: string): Promise<void> {
   await trx.selectFrom('carts').select('id').where('id', '=', cartId).forUpdate().execute();
 }
 
-async function readWork(trx: Transaction<DB>, artworkId: number) {
-  const work = await trx
-    .selectFrom('artworks')
-    .select(['id', 'artwork_type', 'title_fr', 'title_en', 'stock', 'is_available', 'is_sold'])
-    .where('id', '=', artworkId)
-    .executeTakeFirst();
-  if (!work) throw new AppError('not_found', { message: 'No such artwork.' });
-  return work;
-}
-
 function titleParams(work: { title_fr: string; title_en: string }) {
   return { title_fr: work.title_fr, title_en: work.title_en };
 }
 
+/** The work asked for, with what the cart already holds, as the add statement saw them. */
+interface AddFacts extends Omit<LineRow, 'quantity' | 'artwork_id'> {
+  existing: number | null;
+  line_count: number;
+  has_original: boolean;
+  added: { id: number; quantity: number } | null;
+  promo_code: string | null;
+  lines: LineRow[];
+}
+
+/**
+ * One statement (issue 14 §2): reads the work and the cart, adds the line only when every rule of
+ * storefront §4 allows it, and returns what it saw. Concurrent adds to one cart are kept right by
+ * the database: a line's quantity is re-checked against the stock on the row it updates, and the
+ * unique index cart_items_one_original (migration 0850) refuses a second original; the cart row is
+ * created (or touched) only when a line was added.
+ */
+const addSql = (
+  cartId: string,
+  artworkId: number,
+  quantity: number,
+) => sql<AddFacts>`${prepared('cart_add_v1')}
+WITH w AS (
+  SELECT a.id, ${WORK_COLUMNS} FROM artworks a ${WORK_JOINS} WHERE a.id = ${artworkId}
+), lines AS (
+  SELECT artwork_id, quantity, is_original FROM cart_items WHERE cart_id = ${cartId}
+), facts AS (
+  SELECT w.*,
+    (SELECT quantity FROM lines WHERE artwork_id = w.id) AS existing,
+    (SELECT count(*)::int FROM lines) AS line_count,
+    EXISTS (SELECT 1 FROM lines WHERE is_original) AS has_original
+  FROM w
+), added AS (
+  INSERT INTO cart_items (cart_id, artwork_id, quantity, is_original)
+  SELECT ${cartId}, f.id, ${quantity}::int, f.artwork_type = 'original' FROM facts f
+  WHERE f.is_available
+    AND CASE WHEN f.artwork_type = 'original'
+      THEN NOT f.is_sold AND f.existing IS NULL AND NOT f.has_original AND ${quantity}::int <= 1
+      ELSE coalesce(f.existing, 0) + ${quantity}::int <= f.stock END
+    AND (f.existing IS NOT NULL OR f.line_count < ${MAX_CART_LINES}::int)
+  ON CONFLICT (cart_id, artwork_id) DO UPDATE
+    SET quantity = cart_items.quantity + excluded.quantity, updated_at = now()
+    WHERE NOT cart_items.is_original
+      AND cart_items.quantity + excluded.quantity <= (SELECT stock FROM w)
+  RETURNING id, quantity
+), cart AS (
+  INSERT INTO carts (id) SELECT ${cartId} WHERE EXISTS (SELECT 1 FROM added)
+  ON CONFLICT (id) DO UPDATE SET updated_at = now()
+)
+SELECT f.*, (SELECT row_to_json(added) FROM added) AS added, ${storedCartSql(cartId)}
+FROM facts f`;
+
+/** The buyer's error for an add the statement refused, from what it saw (spec order). */
+function refusal(f: AddFacts, quantity: number): AppError | null {
+  const original = f.artwork_type === 'original';
+  if (original && sellability(f).sellable) {
+    if (f.existing !== null) return new AppError('original_in_cart');
+    if (f.has_original) return new AppError('original_limit');
+  }
+  try {
+    assertSellable(f, (f.existing ?? 0) + quantity, titleParams(f));
+  } catch (error) {
+    return error as AppError;
+  }
+  if (f.existing === null && f.line_count >= MAX_CART_LINES)
+    return new AppError('rejected', { message: 'The cart is full.' });
+  return null;
+}
+
+/** The line just added, with its work's columns as the statement read them. */
+function newLine(f: AddFacts, added: { id: number; quantity: number }): LineRow {
+  return {
+    id: added.id,
+    quantity: added.quantity,
+    artwork_id: f.id,
+    original_slug: f.original_slug,
+    slug: f.slug,
+    artwork_type: f.artwork_type,
+    title_fr: f.title_fr,
+    title_en: f.title_en,
+    technique_fr: f.technique_fr,
+    technique_en: f.technique_en,
+    dimensions: f.dimensions,
+    price_cents: f.price_cents,
+    stock: f.stock,
+    is_available: f.is_available,
+    is_sold: f.is_sold,
+    sha256: f.sha256,
+    width: f.width,
+    height: f.height,
+  };
+}
+
+const isUniqueViolation = (error: unknown) =>
+  (error as { code?: unknown } | null)?.code === '23505';
+
 /**
  * Adds `quantity` of a work (storefront §4): an original only alone among originals, once, with
  * quantity 1; a print already present adds to its quantity; never beyond the prints left.
+ * Returns the cart as stored right after the add, for the answer (getCart's `stored`).
  */
 export async function addToCart(
   db: Database,
   cartId: string,
   artworkId: number,
   quantity: number,
-): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await lockCart(trx, cartId);
-    const work = await readWork(trx, artworkId);
-    const original = work.artwork_type === 'original';
-    const lines = await trx
-      .selectFrom('cart_items as c')
-      .innerJoin('artworks as a', 'a.id', 'c.artwork_id')
-      .select(['c.id', 'c.artwork_id', 'c.quantity', 'a.artwork_type'])
-      .where('c.cart_id', '=', cartId)
-      .execute();
-    const existing = lines.find((l) => l.artwork_id === artworkId);
-    if (original && sellability(work).sellable) {
-      if (existing) throw new AppError('original_in_cart');
-      if (lines.some((l) => l.artwork_type === 'original')) throw new AppError('original_limit');
+): Promise<StoredCart> {
+  // A concurrent change to the same cart between the statement's snapshot and its write (two tabs)
+  // makes it add nothing, or trips the one-original index: a fresh statement then sees that change
+  // and answers with the right reason.
+  for (let attempt = 1; ; attempt++) {
+    let facts: AddFacts | undefined;
+    try {
+      facts = (await addSql(cartId, artworkId, quantity).execute(db)).rows[0];
+    } catch (error) {
+      if (isUniqueViolation(error) && attempt < 3) continue;
+      if (isUniqueViolation(error)) throw new AppError('original_limit');
+      throw error;
     }
-    assertSellable(work, (existing?.quantity ?? 0) + quantity, titleParams(work));
-    if (existing) {
-      await trx
-        .updateTable('cart_items')
-        .set((eb) => ({ quantity: eb('quantity', '+', quantity), updated_at: new Date() }))
-        .where('id', '=', existing.id)
-        .execute();
-    } else {
-      if (lines.length >= MAX_CART_LINES)
-        throw new AppError('rejected', { message: 'The cart is full.' });
-      await trx
-        .insertInto('cart_items')
-        .values({ cart_id: cartId, artwork_id: artworkId, quantity })
-        .execute();
+    if (!facts) throw new AppError('not_found', { message: 'No such artwork.' });
+    const { added } = facts;
+    if (added) {
+      const lines = facts.lines.filter((l) => l.artwork_id !== artworkId);
+      const line = facts.lines.find((l) => l.artwork_id === artworkId);
+      if (line) lines.splice(facts.lines.indexOf(line), 0, { ...line, quantity: added.quantity });
+      else lines.push(newLine(facts, added));
+      return { lines, promoCode: facts.promo_code };
     }
-    await trx
-      .updateTable('carts')
-      .set({ updated_at: new Date() })
-      .where('id', '=', cartId)
-      .execute();
-  });
+    const error = refusal(facts, quantity);
+    if (error) throw error;
+    if (attempt >= 3)
+      throw new AppError('rejected', { message: 'The cart changed meanwhile; try again.' });
+  }
 }
 
 /** Sets a line's quantity; 0 or less removes it (storefront §4). */

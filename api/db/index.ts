@@ -4,7 +4,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely';
+import {
+  Kysely,
+  PGliteDialect,
+  PostgresDialect,
+  sql,
+  type RawBuilder,
+  type Transaction,
+} from 'kysely';
 import pg from 'pg';
 import { log } from '../log.ts';
 import type { DB } from './schema.ts';
@@ -75,8 +82,35 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   return openPgliteDir(options.pgliteDir);
 }
 
+/**
+ * Marks a hot statement to be planned once per connection: `sql\`${prepared('cart_add_v1')} …\``.
+ * On PostgreSQL it becomes a named prepared statement (planning a statement of several CTEs costs
+ * more than running it: issue 14 §2); PGlite runs it as any other. The name must change whenever
+ * the statement's text does.
+ */
+export function prepared(name: string): RawBuilder<unknown> {
+  if (!/^[a-z][a-z0-9_]*$/.test(name)) throw new Error(`bad prepared statement name ${name}`);
+  return sql.raw(`/* prepared:${name} */`);
+}
+
+const PREPARED = /^\/\* prepared:([a-z][a-z0-9_]*) \*\//;
+
+/** pg's client, turning Kysely's (text, values) of a statement marked by `prepared()` into a named one. */
+class PreparingClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const [text, values, callback] = args;
+    if (typeof text === 'string' && Array.isArray(values) && callback === undefined) {
+      const name = PREPARED.exec(text)?.[1];
+      if (name) args = [{ name, text, values }];
+    }
+    // pg's query has many overloads; this passes through whichever was called.
+    return (super.query as (...a: unknown[]) => never).apply(this, args);
+  }
+}
+
 async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
   const pool = new pg.Pool({
+    Client: PreparingClient,
     connectionString: url,
     max,
     connectionTimeoutMillis: 5000,

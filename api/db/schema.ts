@@ -84,6 +84,7 @@ export interface CartItems {
   cart_id: string;
   created_at: Generated<Timestamp>;
   id: Generated<number>;
+  is_original: Generated<boolean>;
   quantity: number;
   updated_at: Generated<Timestamp>;
 }

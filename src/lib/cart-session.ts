@@ -6,6 +6,7 @@ import {
   getCart,
   isCartId,
   newCartId,
+  type StoredCart,
 } from '#api/cart/index.ts';
 import type { Database } from '#api/db/index.ts';
 import { liveSettings, type SiteSettings } from '#api/settings/index.ts';
@@ -38,8 +39,9 @@ export async function cartResponse(
   db: Database,
   cartId: string | undefined,
   settings?: SiteSettings,
+  stored?: StoredCart,
 ): Promise<Response> {
-  const cart = await getCart(db, cartId, settings ?? (await liveSettings(db)));
+  const cart = await getCart(db, cartId, settings ?? (await liveSettings(db)), stored);
   return Response.json(
     { cart, count: cart.count },
     { headers: { 'Cache-Control': 'private, no-store' } },

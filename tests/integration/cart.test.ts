@@ -232,3 +232,76 @@ describe('concurrent adds to one cart', () => {
     expect(await countCart(t.db, cart)).toBe(1);
   });
 });
+
+// Issue 14 §2: an add is one statement with no lock on the cart row; the database keeps the rules
+// when several tabs add at once (on PostgreSQL these really run concurrently).
+describe('adding in one statement', () => {
+  it('answers with the cart exactly as a fresh read sees it', async () => {
+    await addToCart(t.db, cart, originalA, 1);
+    await applyCartPromo(t.db, cart, 'SASHA25', settings);
+    const first = await addToCart(t.db, cart, print, 1);
+    expect(await getCart(t.db, cart, settings, first)).toEqual(await getCart(t.db, cart, settings));
+    const again = await addToCart(t.db, cart, print, 1);
+    const view = await getCart(t.db, cart, settings, again);
+    expect(view).toEqual(await getCart(t.db, cart, settings));
+    expect(view.lines.map((l) => [l.artworkId, l.quantity])).toEqual([
+      [originalA, 1],
+      [print, 2],
+    ]);
+    expect(view.promo?.code).toBe('SASHA25');
+  });
+
+  it('keeps one original per cart when two tabs add two originals at once', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => addToCart(t.db, cart, i % 2 ? originalA : originalB, 1)),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results)
+      if (r.status === 'rejected')
+        expect(['original_limit', 'original_in_cart']).toContain((r.reason as AppError).code);
+    const view = await getCart(t.db, cart, settings);
+    expect(view.lines).toHaveLength(1);
+    expect(view.lines[0]!.quantity).toBe(1);
+  });
+
+  it('is kept by the database itself: a second original line is refused', async () => {
+    await addToCart(t.db, cart, originalA, 1);
+    await expect(
+      t.db
+        .insertInto('cart_items')
+        .values({ cart_id: cart, artwork_id: originalB, quantity: 1, is_original: true })
+        .execute(),
+    ).rejects.toMatchObject({ code: '23505' });
+  });
+
+  it('never adds more prints than are left when adds race', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, () => addToCart(t.db, cart, print, 1)),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    for (const r of results)
+      if (r.status === 'rejected') expect((r.reason as AppError).code).toBe('out_of_stock');
+    expect((await getCart(t.db, cart, settings)).lines[0]!.quantity).toBe(3);
+  });
+
+  it('leaves no trace of a refused add', async () => {
+    await addToCart(t.db, newCartId(), originalB, 1).catch(() => {});
+    const before = await t.db
+      .selectFrom('carts')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    for (const [work, quantity] of [
+      [hidden, 1],
+      [999_999, 1],
+      [print, 4],
+      [originalA, 2],
+    ] as const)
+      await expect(addToCart(t.db, cart, work, quantity)).rejects.toBeInstanceOf(AppError);
+    const after = await t.db
+      .selectFrom('carts')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(after.n).toEqual(before.n);
+    expect(await countCart(t.db, cart)).toBe(0);
+  });
+});

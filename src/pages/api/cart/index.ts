@@ -18,8 +18,9 @@ export const POST = defineEndpoint({
   handler: async ({ artworkId, quantity }, { cookies, locals }) => {
     const db = await getDb();
     const cartId = ensureCartId(cookies, locals.secureCookies);
-    await addToCart(db, cartId, artworkId, quantity);
-    return cartResponse(db, cartId);
+    // The add answers with the cart as it stored it: no second read (issue 14 §2).
+    const stored = await addToCart(db, cartId, artworkId, quantity);
+    return cartResponse(db, cartId, undefined, stored);
   },
 });
 
