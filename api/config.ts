@@ -52,6 +52,17 @@ const envSchema = z.object({
     (value) => value === undefined || /^(on|off)$/i.test(value),
     'VISIT_COUNTING must be on or off',
   ),
+  // Issue 14 §3: the server's daily backup (api/backup/schedule.ts, docs/decisions/027).
+  BACKUPS: optionalText.refine(
+    (value) => value === undefined || /^(on|off)$/i.test(value),
+    'BACKUPS must be on or off',
+  ),
+  BACKUP_DIR: optionalText,
+  BACKUP_KEEP: optionalText.refine(
+    (value) =>
+      value === undefined || (/^\d+$/.test(value) && Number(value) >= 1 && Number(value) <= 1000),
+    'BACKUP_KEEP must be a number of backups from 1 to 1000',
+  ),
 });
 
 export interface AppConfig {
@@ -72,6 +83,12 @@ export interface AppConfig {
   visitCounting: boolean;
   /** Which reverse proxies' X-Forwarded-For / -Proto are believed (api/http/client.ts). */
   trustProxy: TrustProxy;
+  /** The server's daily backup: on unless BACKUPS=off. */
+  backups: boolean;
+  /** Where backups go (BACKUP_DIR, default DATA_DIR/backups), absolute. */
+  backupDir: string;
+  /** Automatic backups kept (BACKUP_KEEP, default 7). */
+  backupKeep: number;
 }
 
 /** A configuration mistake the person running the site must fix; printed as one line. */
@@ -103,6 +120,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     paymentEmulator: e.PAYMENT_EMULATOR?.toLowerCase() === 'on',
     visitCounting: e.VISIT_COUNTING?.toLowerCase() !== 'off',
     trustProxy: e.TRUST_PROXY === undefined ? TRUST_NOTHING : parseTrustProxy(e.TRUST_PROXY),
+    backups: e.BACKUPS?.toLowerCase() !== 'off',
+    backupDir: path.resolve(e.BACKUP_DIR ?? path.join(e.DATA_DIR ?? '.data', 'backups')),
+    backupKeep: e.BACKUP_KEEP === undefined ? 7 : Number(e.BACKUP_KEEP),
   };
 }
 

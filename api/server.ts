@@ -33,6 +33,7 @@ import {
   type Payments,
 } from './payments/index.ts';
 import { startReconciliation } from './payments/reconcile.ts';
+import { startBackupSchedule } from './backup/schedule.ts';
 import { databaseStore, VisitCounter } from './visits/index.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -194,11 +195,22 @@ async function main(): Promise<void> {
       );
     }, 60_000);
     sweeper.unref();
+    // The daily backup into BACKUP_DIR, keeping the newest BACKUP_KEEP (docs/decisions/027).
+    const backups = config.backups
+      ? startBackupSchedule({
+          db,
+          kind: handle.kind,
+          dataDir: config.dataDir,
+          backupDir: config.backupDir,
+          keep: config.backupKeep,
+        })
+      : null;
     const dbHandle = handle;
     installGracefulShutdown(app, {
       onClosed: async () => {
         clearInterval(sweeper);
         await reconciler?.stop();
+        await backups?.stop();
         await publisher.close();
         providePublisher(undefined);
         const served = app.site.version;
