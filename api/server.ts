@@ -8,7 +8,10 @@ import { hasAdmin } from './accounts/users.ts';
 import { BuildError, buildVersion, ensureBuild } from './build/index.ts';
 import { providePublisher } from './build/publish.ts';
 import { Publisher } from './build/publisher.ts';
-import { distDirOf, markInUse, pruneVersions, unmarkInUse } from './build/versions.ts';
+import { ServedVersion } from './build/served.ts';
+import { distDirOf, unmarkInUse } from './build/versions.ts';
+import { followCluster } from './cluster/follow.ts';
+import { CLUSTER_LOCKS, tryClusterLock, withClusterLock } from './cluster/lock.ts';
 import { sweepExpiredHolds } from './checkout/index.ts';
 import { AvailabilityCache } from './catalog/availability-cache.ts';
 import { prepareDatabase } from './catalog/seed.ts';
@@ -20,7 +23,6 @@ import { createStripeEmulator, type StripeEmulator } from './emulator/index.ts';
 import { checkHealth } from './health.ts';
 import { createGalerieServer, installGracefulShutdown } from './http/app.ts';
 import { maintenanceGate } from './http/maintenance.ts';
-import { loadVersion } from './http/site.ts';
 import { log } from './log.ts';
 import { diskStorage } from './media/storage.ts';
 import { warmVariants } from './media/variants.ts';
@@ -51,7 +53,13 @@ async function main(): Promise<void> {
   try {
     handle = await openConfiguredDatabase(config);
     log.info(`Galerie: database ${handle.description}`);
-    const { migrations, seeded } = await prepareDatabase(handle.db, config);
+    // Nodes starting together on PostgreSQL: one migrates and seeds, the others then find it done.
+    const opened = handle;
+    const prepare = () => prepareDatabase(opened.db, config);
+    const { migrations, seeded } =
+      opened.kind === 'postgres'
+        ? await withClusterLock(opened.db, CLUSTER_LOCKS.prepare, prepare)
+        : await prepare();
     if (migrations.length) log.info(`Galerie: applied ${migrations.length} migration(s)`);
     if (seeded) log.info(`Galerie: seeded the demo catalogue (${seeded.artworksInserted} works)`);
     if (!(await hasAdmin(handle.db)))
@@ -60,6 +68,12 @@ async function main(): Promise<void> {
       );
     provideDatabase(handle);
     const db = handle.db;
+    // On PostgreSQL several nodes may share the database and the dist folder: builds, the hold
+    // sweeper and reconciliation run on one node at a time, and each node follows the versions
+    // and settings the others publish (docs/decisions/028).
+    const cluster = handle.kind === 'postgres';
+    const oneBuilder = <T>(build: () => Promise<T>, signal?: AbortSignal): Promise<T> =>
+      cluster ? withClusterLock(db, CLUSTER_LOCKS.publish, build, { signal }) : build();
 
     // Listen first: a port in use stops here, before any build; until a version is loaded,
     // pages answer 503 "starting" and health says so.
@@ -104,25 +118,21 @@ async function main(): Promise<void> {
         );
     const buildLog = log.child({ part: 'build' });
     const logBuild = (line: string) => buildLog.info(line);
-    let build = await ensureBuild(db, { root, dist, siteUrl: config.siteUrl, log: logBuild });
-    let version = await loadVersion(build.id, build.dir).catch((error: unknown) => {
+    const versions = new ServedVersion({ site: app.site, dist });
+    let build = await oneBuilder(() =>
+      ensureBuild(db, { root, dist, siteUrl: config.siteUrl, log: logBuild }),
+    );
+    const loaded = await versions.serve(build.id, build.dir).catch((error: unknown) => {
       log.error({ err: error }, `Galerie: version ${build.id} cannot be loaded`);
-      return null;
+      return false;
     });
-    if (!version) {
-      build = await ensureBuild(db, {
-        root,
-        dist,
-        siteUrl: config.siteUrl,
-        log: logBuild,
-        force: true,
-      });
-      version = await loadVersion(build.id, build.dir);
+    if (!loaded) {
+      build = await oneBuilder(() =>
+        ensureBuild(db, { root, dist, siteUrl: config.siteUrl, log: logBuild, force: true }),
+      );
+      await versions.serve(build.id, build.dir);
     }
     if (build.built) log.info(`Galerie: built the site (${build.reason}) in ${seconds(build.ms)}`);
-    app.site.swap(version);
-    markInUse(dist, build.id);
-    pruneVersions(dist, app.site.busy());
 
     // Publishing while serving: a new version is built beside the served one, loaded whole,
     // then swapped in; the one it replaces is kept until no request uses it.
@@ -135,18 +145,46 @@ async function main(): Promise<void> {
       describe: (error) =>
         error instanceof BuildError ? error.lastLine : (error as Error).message,
       publish: async (signal) => {
-        const next = await buildVersion(db, { root, dist, siteUrl: config.siteUrl, signal });
-        const version = await loadVersion(next.id, next.dir);
-        markInUse(dist, next.id);
-        const previous = app.site.swap(version);
-        if (previous) unmarkInUse(dist, previous.id);
-        pruneVersions(dist, app.site.busy());
-        void warm(next.snapshotImages);
-        log.info(`Galerie: published version ${next.id} in ${seconds(next.ms)}`);
-        return next.id;
+        versions.building += 1;
+        try {
+          // Several nodes: under the publish lock, and a matching version another node built
+          // while this one waited is served instead of built again.
+          const stale = versions.id;
+          const next = cluster
+            ? await oneBuilder(
+                () => ensureBuild(db, { root, dist, siteUrl: config.siteUrl, signal, stale }),
+                signal,
+              )
+            : {
+                ...(await buildVersion(db, { root, dist, siteUrl: config.siteUrl, signal })),
+                built: true,
+              };
+          await versions.serve(next.id, next.dir);
+          void warm(next.snapshotImages);
+          log.info(
+            next.built
+              ? `Galerie: published version ${next.id} in ${seconds(next.ms)}`
+              : `Galerie: serving version ${next.id}, already published by another node`,
+          );
+          return next.id;
+        } finally {
+          versions.building -= 1;
+        }
       },
     });
     providePublisher(publisher);
+    // Versions and settings the other nodes publish, followed once a second.
+    const follower = cluster
+      ? followCluster({
+          db,
+          dist,
+          siteUrl: config.siteUrl,
+          sourceHash: build.info.sourceHash,
+          served: versions,
+          // Its image variants were prepared by the node that built it (shared DATA_DIR).
+          onAdopted: (id, info) => publisher.adopted(id, info.builtAt),
+        })
+      : null;
 
     // Where the shop answers, for `npm run admin:invite` (its links) and other tools.
     recordRunningServer(
@@ -189,8 +227,10 @@ async function main(): Promise<void> {
         )
       : null;
     // Holds whose session ended without news (a lost webhook, a restart) are released every minute.
+    // On several nodes one of them at a time does it (the others skip that minute).
+    const sweep = () => sweepExpiredHolds(db);
     const sweeper = setInterval(() => {
-      sweepExpiredHolds(db).catch((error: unknown) =>
+      (cluster ? tryClusterLock(db, CLUSTER_LOCKS.sweep, sweep) : sweep()).catch((error: unknown) =>
         log.error({ err: error }, 'Galerie: releasing expired holds failed'),
       );
     }, 60_000);
@@ -209,6 +249,7 @@ async function main(): Promise<void> {
     installGracefulShutdown(app, {
       onClosed: async () => {
         clearInterval(sweeper);
+        await follower?.stop();
         await reconciler?.stop();
         await backups?.stop();
         await publisher.close();

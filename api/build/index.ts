@@ -251,6 +251,12 @@ export function lastMeaningfulLine(lines: string[]): string | undefined {
 
 export interface EnsureBuildOptions extends BuildOptions {
   force?: boolean;
+  /**
+   * A version that must not be reused even when it matches: the one this node already serves,
+   * when a publish was asked for (several nodes, docs/decisions/028). A matching current version
+   * another node built meanwhile is reused instead of built twice.
+   */
+  stale?: string | null;
 }
 
 export type EnsureBuildResult = BuiltVersion & { built: boolean; reason: string | null };
@@ -274,6 +280,7 @@ export async function ensureBuild(
   let reason: string | null = null;
   if (options.force) reason = 'requested';
   else if (!currentId || !current) reason = 'no build yet';
+  else if (options.stale && currentId === options.stale) reason = 'requested';
   else if (current.sourceHash !== wanted.sourceHash) reason = 'the sources changed';
   else if (current.siteUrl !== wanted.siteUrl) reason = 'the site URL changed';
   else if (current.catalogHash !== wanted.catalogHash) reason = 'the catalogue changed';

@@ -66,6 +66,19 @@ export class Publisher {
     };
   }
 
+  /**
+   * Another node of the cluster published `version` and this server now serves it
+   * (docs/decisions/028): the status says so, and a failure of this node's is no longer news.
+   */
+  adopted(version: string, at: string): void {
+    this.version = version;
+    this.lastSuccessAt = at;
+    if (this.state === 'failed') {
+      this.state = 'idle';
+      this.lastError = null;
+    }
+  }
+
   /** Asks for a publish. Cheap: call it after every committed change a page shows. */
   request(reason?: string): void {
     if (this.closed) return;
