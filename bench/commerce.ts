@@ -103,6 +103,31 @@ async function bareNode(): Promise<{ url: string; pid: number; close: () => Prom
   return { url: `http://127.0.0.1:${port}/`, pid: child.pid ?? 0, close };
 }
 
+/** CPU seconds a process has used so far (Linux /proc), or null elsewhere. */
+async function cpuSeconds(pid: number): Promise<number | null> {
+  try {
+    const fields = (await fs.readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ');
+    return fields ? (Number(fields[11]) + Number(fields[12])) / 100 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Waits until a freshly started server is idle: after start it encodes the catalogue's image
+ * variants in the background, which would otherwise be measured as slowness (at most 3 minutes).
+ */
+async function untilIdle(pid: number): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  let last = await cpuSeconds(pid);
+  while (last !== null && Date.now() < deadline) {
+    await sleep(2000);
+    const now = await cpuSeconds(pid);
+    if (now === null || now - last < 0.1) return;
+    last = now;
+  }
+}
+
 /** A fresh database on the bench's PostgreSQL, dropped at the end; null when none answers. */
 async function postgresDatabase(): Promise<string | null> {
   const url = process.env['BENCH_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -248,7 +273,7 @@ try {
       env: database === 'postgres' && postgresUrl ? { DATABASE_URL: postgresUrl } : {},
     });
     await pinTo(galerie.pid, '1');
-    await sleep(500);
+    await untilIdle(galerie.pid);
     const { works } = (await (await fetch(`${galerie.url}/api/availability`)).json()) as {
       works: Array<{ id: number; available: boolean; isSold: boolean; stock: number }>;
     };
