@@ -5,8 +5,9 @@
 // lets one node of several do it at a time.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { systemClock, type Clock } from '../clock.ts';
+import { tryClusterLock } from '../cluster/lock.ts';
 import { log } from '../log.ts';
 import { createBackup, type BackupResult } from './index.ts';
 
@@ -115,19 +116,8 @@ export async function runScheduledBackup(options: ScheduleOptions): Promise<Sche
     return { ran: true, backup, pruned };
   };
   if (options.kind !== 'postgres') return pass();
-  // One pooled connection keeps the (session-level) lock while the backup uses others. Not on
-  // PGlite: one process owns it, and its single connection is needed by the backup itself.
-  const result = await options.db.connection().execute(async (connection) => {
-    const { rows } = await sql<{
-      locked: boolean;
-    }>`SELECT pg_try_advisory_lock(${BACKUP_LOCK_KEY}::bigint) AS locked`.execute(connection);
-    if (!rows[0]?.locked) return null;
-    try {
-      return await pass();
-    } finally {
-      await sql`SELECT pg_advisory_unlock(${BACKUP_LOCK_KEY}::bigint)`.execute(connection);
-    }
-  });
+  // Not on PGlite: one process owns it, and its single connection is needed by the backup itself.
+  const result = await tryClusterLock(options.db, BACKUP_LOCK_KEY, pass);
   return result ?? { ran: false, pruned: [] };
 }
 

@@ -2,11 +2,11 @@
 // at the same time (docs/decisions/028): session-level advisory locks, held on one pooled
 // connection for as long as the job runs, so a node that dies releases its lock with its
 // connection. Reconciliation (api/payments/reconcile.ts) and the daily backup
-// (api/backup/schedule.ts) take their own keys the same way.
+// (api/backup/schedule.ts) take their own keys through tryClusterLock too.
 //
 // Only on PostgreSQL: PGlite is one process's database, and Kysely gives it a single connection
 // that holding a lock would keep from the job itself.
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/index.ts';
 
 /** pg_advisory_lock keys, the same on every node ("G008", "G012", "G028" in ASCII: the decisions). */
@@ -26,7 +26,8 @@ export type ClusterLockKey = (typeof CLUSTER_LOCKS)[keyof typeof CLUSTER_LOCKS];
  * session (another node) holds it.
  */
 export function tryClusterLock<T>(
-  db: Database,
+  // Any schema: the lock needs only a connection (the backup runs on an untyped handle).
+  db: Pick<Database, 'connection'> | Pick<Kysely<unknown>, 'connection'>,
   key: string,
   fn: () => Promise<T>,
 ): Promise<T | null> {

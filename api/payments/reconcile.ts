@@ -5,9 +5,9 @@
 // It runs at start and every few minutes; a PostgreSQL advisory lock keeps two nodes from running
 // it at the same time (they would only repeat each other's no-ops, but the provider's rate limit
 // is shared).
-import { sql } from 'kysely';
 import type Stripe from 'stripe';
 import { systemClock } from '../clock.ts';
+import { tryClusterLock } from '../cluster/lock.ts';
 import { log } from '../log.ts';
 import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
 import { fulfilStripeEvent, type FulfilmentDeps } from './webhook.ts';
@@ -62,25 +62,6 @@ export interface ReconcileOptions {
   now?: Date;
 }
 
-/** Runs `fn` holding the cluster-wide reconciliation lock; null when another session holds it. */
-async function withAdvisoryLock<T>(
-  db: FulfilmentDeps['db'],
-  fn: () => Promise<T>,
-): Promise<T | null> {
-  // One pooled connection keeps the (session-level) lock; the work uses the pool as usual.
-  return db.connection().execute(async (connection) => {
-    const { rows } = await sql<{
-      locked: boolean;
-    }>`SELECT pg_try_advisory_lock(${RECONCILE_LOCK_KEY}::bigint) AS locked`.execute(connection);
-    if (!rows[0]?.locked) return null;
-    try {
-      return await fn();
-    } finally {
-      await sql`SELECT pg_advisory_unlock(${RECONCILE_LOCK_KEY}::bigint)`.execute(connection);
-    }
-  });
-}
-
 /** One pass over the orders waiting for their payment. */
 export async function reconcilePayments(
   deps: FulfilmentDeps,
@@ -127,7 +108,9 @@ export async function reconcilePayments(
     }
     return counts;
   };
-  const result = options.advisoryLock ? await withAdvisoryLock(deps.db, pass) : await pass();
+  const result = options.advisoryLock
+    ? await tryClusterLock(deps.db, RECONCILE_LOCK_KEY, pass)
+    : await pass();
   return result ?? { ran: false, checked: 0, paid: 0, released: 0, failed: 0 };
 }
 
