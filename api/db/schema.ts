@@ -198,6 +198,7 @@ export interface Orders {
   erased_at: Timestamp | null;
   id: Generated<string>;
   locale: Generated<string>;
+  mails_pending_at: Timestamp | null;
   order_number: string;
   paid_at: Timestamp | null;
   payment_method: Generated<string>;

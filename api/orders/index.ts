@@ -9,6 +9,7 @@ import { issueInvoice } from '../invoices/index.ts';
 import { AppError } from '../http/errors.ts';
 import { BUYER_ORDER_COLUMNS, buyerOrders, type BuyerOrder } from './view.ts';
 import { systemClock } from '../clock.ts';
+import { faultPoint } from '../faults.ts';
 import { log } from '../log.ts';
 import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
 
@@ -289,6 +290,8 @@ export async function applyStripeEvent(
         payment_status: Payment.paid,
         status: Fulfilment.confirmed,
         paid_at: now,
+        // Until the caller has sent its mails (api/payments/webhook.ts, sendPaidOrderMails).
+        mails_pending_at: now,
         stripe_session_id: session.id,
         stripe_payment_intent_id: paymentIntentId,
         updated_at: now,
@@ -299,6 +302,8 @@ export async function applyStripeEvent(
     // The invoice number is taken in this transaction, last, so a payment that rolls back gives
     // its number back and the counter's lock is held briefly (docs/decisions/019).
     await issueInvoice(trx, order.id, now);
-    return { kind: 'paid', order: (await readOrder(trx, { id: order.id }))! };
+    const paid = (await readOrder(trx, { id: order.id }))!;
+    await faultPoint('fulfil-commit');
+    return { kind: 'paid', order: paid };
   });
 }

@@ -10,10 +10,16 @@ import { systemClock } from '../clock.ts';
 import { tryClusterLock } from '../cluster/lock.ts';
 import { log } from '../log.ts';
 import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
-import { fulfilStripeEvent, type FulfilmentDeps } from './webhook.ts';
+import { readOrder } from '../orders/index.ts';
+import { fulfilStripeEvent, sendPaidOrderMails, type FulfilmentDeps } from './webhook.ts';
 
 /** Every five minutes: a missed webhook costs a buyer at most that long. */
 export const RECONCILE_INTERVAL_MS = 5 * 60_000;
+/**
+ * A paid order's mails still pending after this long were left by a process that stopped (a live
+ * one sends them within seconds of the payment, or gives up after its SMTP timeouts).
+ */
+export const MAILS_PENDING_LEASE_MS = 10 * 60_000;
 /** Sessions looked up per run, oldest orders first (the next run takes the rest). */
 const BATCH = 200;
 /** pg_try_advisory_lock's key for this job ("G023" in ASCII), the same on every node. */
@@ -25,6 +31,8 @@ export interface ReconcileResult {
   checked: number;
   paid: number;
   released: number;
+  /** Paid orders whose mails a stopped process had not sent, sent now. */
+  mailed: number;
   failed: number;
 }
 
@@ -59,6 +67,12 @@ export interface ReconcileOptions {
    * holding the lock would keep from the work itself (the scheduler runs one pass at a time).
    */
   advisoryLock: boolean;
+  /**
+   * When this process started, with the embedded database: no other process uses it, so mails
+   * still pending since before then are a stopped process's, sent at once rather than after
+   * MAILS_PENDING_LEASE_MS.
+   */
+  startedAt?: Date;
   now?: Date;
 }
 
@@ -69,7 +83,14 @@ export async function reconcilePayments(
 ): Promise<ReconcileResult> {
   const now = options.now ?? systemClock();
   const pass = async () => {
-    const counts: ReconcileResult = { ran: true, checked: 0, paid: 0, released: 0, failed: 0 };
+    const counts: ReconcileResult = {
+      ran: true,
+      checked: 0,
+      paid: 0,
+      released: 0,
+      mailed: 0,
+      failed: 0,
+    };
     const orders = await deps.db
       .selectFrom('orders')
       .select(['id', 'order_number', 'stripe_session_id'])
@@ -106,12 +127,47 @@ export async function reconcilePayments(
         );
       }
     }
+    // Paid orders whose mails were never sent: the process stopped between the payment's commit
+    // and them. Each is claimed (marked pending from now) before it is sent, so no other pass
+    // sends it too.
+    const cutoff = new Date(
+      Math.max(now.getTime() - MAILS_PENDING_LEASE_MS, options.startedAt?.getTime() ?? 0),
+    );
+    const unsent = await deps.db
+      .selectFrom('orders')
+      .select(['id', 'order_number'])
+      .where('mails_pending_at', '<', cutoff)
+      .where('payment_status', '=', Payment.paid)
+      .orderBy('mails_pending_at')
+      .limit(BATCH)
+      .execute();
+    for (const order of unsent) {
+      try {
+        const claimed = await deps.db
+          .updateTable('orders')
+          .set({ mails_pending_at: now })
+          .where('id', '=', order.id)
+          .where('mails_pending_at', '<', cutoff)
+          .returning('id')
+          .executeTakeFirst();
+        const summary = claimed && (await readOrder(deps.db, { id: order.id }));
+        if (!summary) continue;
+        await sendPaidOrderMails(deps, summary);
+        counts.mailed += 1;
+        log.warn(
+          `Reconciliation: order ${order.order_number} was paid but its mails were never sent: sent now.`,
+        );
+      } catch (error) {
+        counts.failed += 1;
+        log.warn({ err: error }, `Reconciliation: the mails of order ${order.order_number} failed`);
+      }
+    }
     return counts;
   };
   const result = options.advisoryLock
     ? await tryClusterLock(deps.db, RECONCILE_LOCK_KEY, pass)
     : await pass();
-  return result ?? { ran: false, checked: 0, paid: 0, released: 0, failed: 0 };
+  return result ?? { ran: false, checked: 0, paid: 0, released: 0, mailed: 0, failed: 0 };
 }
 
 export interface Reconciler {
@@ -124,19 +180,20 @@ export interface Reconciler {
 /** Runs a pass now and every `intervalMs` (one unref'd timer); one pass at a time. */
 export function startReconciliation(
   deps: FulfilmentDeps,
-  options: { advisoryLock: boolean; intervalMs?: number },
+  options: { advisoryLock: boolean; startedAt?: Date; intervalMs?: number },
 ): Reconciler {
   let running: Promise<ReconcileResult> | null = null;
+  const { intervalMs, ...passOptions } = options;
   const run = () =>
-    (running ??= reconcilePayments(deps, { advisoryLock: options.advisoryLock })
+    (running ??= reconcilePayments(deps, passOptions)
       .catch((error: unknown): ReconcileResult => {
         log.error({ err: error }, 'Reconciliation of payments failed');
-        return { ran: false, checked: 0, paid: 0, released: 0, failed: 0 };
+        return { ran: false, checked: 0, paid: 0, released: 0, mailed: 0, failed: 0 };
       })
       .finally(() => {
         running = null;
       }));
-  const timer = setInterval(() => void run(), options.intervalMs ?? RECONCILE_INTERVAL_MS);
+  const timer = setInterval(() => void run(), intervalMs ?? RECONCILE_INTERVAL_MS);
   timer.unref();
   void run();
   return {

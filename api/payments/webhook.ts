@@ -5,11 +5,12 @@
 import type Stripe from 'stripe';
 import { requestPublish } from '../build/publish.ts';
 import type { Database } from '../db/index.ts';
+import { faultPoint } from '../faults.ts';
 import { AppError } from '../http/errors.ts';
 import { log } from '../log.ts';
 import type { Mailer } from '../mail/index.ts';
 import { galleryOrderNotification, orderConfirmationMail } from '../mail/orders.ts';
-import { applyStripeEvent, type FulfilmentOutcome } from '../orders/index.ts';
+import { applyStripeEvent, type FulfilmentOutcome, type OrderSummary } from '../orders/index.ts';
 import { liveSettings } from '../settings/index.ts';
 import type { Payments } from './index.ts';
 
@@ -57,18 +58,8 @@ export async function fulfilStripeEvent(
   // A sale changes what the prerendered index and JSON-LD offers say: they catch up by publishing.
   if (outcome.kind === 'paid' || outcome.kind === 'refund') requestPublish(`order ${outcome.kind}`);
   if (outcome.kind === 'paid') {
-    const settings = await liveSettings(deps.db);
-    // The order is paid whatever happens to the mail; a failure is logged for the owner.
-    for (const message of [
-      orderConfirmationMail(outcome.order, settings),
-      galleryOrderNotification(outcome.order, settings),
-    ]) {
-      try {
-        await deps.mailer.send(message);
-      } catch (error) {
-        log.error({ err: error }, `Order ${outcome.order.number}: a mail could not be sent`);
-      }
-    }
+    await faultPoint('fulfil-mail');
+    await sendPaidOrderMails(deps, outcome.order);
   } else if (outcome.kind === 'refund') {
     log.warn(`Order ${outcome.order.number}: refunding the payment (${outcome.reason}).`);
     try {
@@ -85,4 +76,30 @@ export async function fulfilStripeEvent(
     }
   }
   return outcome;
+}
+
+/**
+ * The mails of a paid order: the buyer's confirmation and the gallery's notification. The payment's
+ * transaction marked them pending (orders.mails_pending_at); they are no longer once sent. A
+ * process that stops in between leaves them pending, and reconciliation sends them: at least once
+ * (stopped between a mail and that mark, it is sent again), never lost.
+ */
+export async function sendPaidOrderMails(deps: FulfilmentDeps, order: OrderSummary): Promise<void> {
+  const settings = await liveSettings(deps.db);
+  // The order is paid whatever happens to the mail; a failure is logged for the owner.
+  for (const message of [
+    orderConfirmationMail(order, settings),
+    galleryOrderNotification(order, settings),
+  ]) {
+    try {
+      await deps.mailer.send(message);
+    } catch (error) {
+      log.error({ err: error }, `Order ${order.number}: a mail could not be sent`);
+    }
+  }
+  await deps.db
+    .updateTable('orders')
+    .set({ mails_pending_at: null })
+    .where('id', '=', order.id)
+    .execute();
 }
