@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { hasAdmin } from './accounts/users.ts';
-import { BuildError, buildVersion, ensureBuild } from './build/index.ts';
+import { BuildError, ensureBuild } from './build/index.ts';
 import { providePublisher } from './build/publish.ts';
 import { Publisher } from './build/publisher.ts';
 import { ServedVersion } from './build/served.ts';
@@ -144,21 +144,29 @@ async function main(): Promise<void> {
           : log.info(`Galerie: ${line}`),
       describe: (error) =>
         error instanceof BuildError ? error.lastLine : (error as Error).message,
-      publish: async (signal) => {
+      publish: async (signal, { force }) => {
         versions.building += 1;
         try {
-          // Several nodes: under the publish lock, and a matching version another node built
-          // while this one waited is served instead of built again.
-          const stale = versions.id;
-          const next = cluster
-            ? await oneBuilder(
-                () => ensureBuild(db, { root, dist, siteUrl: config.siteUrl, signal, stale }),
+          // The current version is served on when it was built from this catalogue snapshot
+          // (after a sale that changes nothing a page shows, say) unless the publish was asked
+          // for by hand; on several nodes, under the publish lock, a matching version another
+          // node built while this one waited is served instead of built again.
+          const served = versions.id;
+          const next = await oneBuilder(
+            () =>
+              ensureBuild(db, {
+                root,
+                dist,
+                siteUrl: config.siteUrl,
                 signal,
-              )
-            : {
-                ...(await buildVersion(db, { root, dist, siteUrl: config.siteUrl, signal })),
-                built: true,
-              };
+                stale: force ? served : null,
+              }),
+            signal,
+          );
+          if (next.id === served) {
+            log.info(`Galerie: the pages did not change, version ${next.id} stays`);
+            return next.id;
+          }
           await versions.serve(next.id, next.dir);
           void warm(next.snapshotImages);
           log.info(
@@ -218,12 +226,14 @@ async function main(): Promise<void> {
           : `Galerie: payments are not configured: ${payments.problems.join('; ')}${provider === 'unconfigured' ? ' (the test payment emulator runs on an https:// site only with PAYMENT_EMULATOR=on)' : ''}`,
       );
     }
-    // Payments whose webhook never came (a crash, an outage) are found at the provider: now and
-    // every five minutes.
+    // Payments whose webhook never came (a crash, an outage) are found at the provider, and the
+    // mails of payments a crash cut short are sent: now and every five minutes.
     const reconciler = payments.ready
       ? startReconciliation(
           { db, payments, mailer: getMailer() },
-          { advisoryLock: handle.kind === 'postgres' },
+          cluster
+            ? { advisoryLock: true }
+            : { advisoryLock: false, startedAt: new Date(performance.timeOrigin) },
         )
       : null;
     // Holds whose session ended without news (a lost webhook, a restart) are released every minute.

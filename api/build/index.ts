@@ -9,6 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { listPublicArtworks, type PublicArtwork } from '../catalog/index.ts';
 import type { Database } from '../db/index.ts';
+import { shownStock } from '../../src/lib/low-stock.ts';
 import { getSettings, type SiteSettings } from '../settings/index.ts';
 import {
   completeVersion,
@@ -30,6 +31,13 @@ export interface BuildInfo {
   /** The public URL baked into canonical links and the sitemap. */
   siteUrl: string;
   catalogHash: string;
+  /**
+   * What the on-demand pages' server bundle is built from: the sources, the site URL and the
+   * settings — never the works, which only prerendered pages read (docs/decisions/032). Two
+   * versions with the same one render the same on-demand pages, so a server keeps the bundle it
+   * has loaded (api/http/site.ts). Absent from versions built before it existed.
+   */
+  serverHash?: string;
   builtAt: string;
 }
 
@@ -86,13 +94,33 @@ export async function computeSourceHash(root: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/**
+ * What the prerendered pages are built from. A print's stock is kept only as far as a page can
+ * show it (src/lib/low-stock.ts): the snapshot, its hash and so the pages change with a sale only
+ * when what a visitor reads changes; the live availability tells the exact figures.
+ */
 export async function catalogSnapshot(db: Database): Promise<CatalogSnapshot> {
   const [artworks, settings] = await Promise.all([listPublicArtworks(db), getSettings(db)]);
-  return { artworks, settings };
+  return {
+    artworks: artworks.map((work) => ({ ...work, stock: shownStock(work.stock) })),
+    settings,
+  };
 }
 
 export function hashSnapshot(snapshot: CatalogSnapshot): string {
   return createHash('sha256').update(JSON.stringify(snapshot)).digest('hex');
+}
+
+/** What a build of `snapshot` is made from (without its time). */
+export function buildInputs(
+  snapshot: CatalogSnapshot,
+  sourceHash: string,
+  siteUrl: string,
+): Omit<BuildInfo, 'builtAt'> {
+  const serverHash = createHash('sha256')
+    .update(JSON.stringify([sourceHash, siteUrl, snapshot.settings]))
+    .digest('hex');
+  return { sourceHash, siteUrl, catalogHash: hashSnapshot(snapshot), serverHash };
 }
 
 export async function readBuildInfo(outDir: string): Promise<BuildInfo | null> {
@@ -136,9 +164,7 @@ export interface BuiltVersion {
 export async function buildVersion(db: Database, options: BuildOptions): Promise<BuiltVersion> {
   const snapshot = await catalogSnapshot(db);
   const info: BuildInfo = {
-    sourceHash: await computeSourceHash(options.root),
-    siteUrl: options.siteUrl,
-    catalogHash: hashSnapshot(snapshot),
+    ...buildInputs(snapshot, await computeSourceHash(options.root), options.siteUrl),
     builtAt: new Date().toISOString(),
   };
   return buildSnapshot(snapshot, info, options);
@@ -270,11 +296,7 @@ export async function ensureBuild(
   options: EnsureBuildOptions,
 ): Promise<EnsureBuildResult> {
   const snapshot = await catalogSnapshot(db);
-  const wanted = {
-    sourceHash: await computeSourceHash(options.root),
-    siteUrl: options.siteUrl,
-    catalogHash: hashSnapshot(snapshot),
-  };
+  const wanted = buildInputs(snapshot, await computeSourceHash(options.root), options.siteUrl);
   const currentId = readCurrent(options.dist);
   const current = currentId ? await readBuildInfo(versionDir(options.dist, currentId)) : null;
   let reason: string | null = null;

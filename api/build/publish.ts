@@ -1,10 +1,10 @@
 // The running server's publish queue, reachable from services and from the Astro handler (bundled
 // separately) through a process-wide symbol, like the database (api/db/context.ts). Outside the
 // server (tests, CLI, astro dev) there is no queue and asking for a publish does nothing.
-import type { PublishStatus } from './publisher.ts';
+import type { PublishRequest, PublishStatus } from './publisher.ts';
 
 export interface PublishQueue {
-  request(reason?: string): void;
+  request(reason?: string, options?: PublishRequest): void;
   status(): PublishStatus;
 }
 
@@ -16,9 +16,13 @@ export function providePublisher(queue: PublishQueue | undefined): void {
   else delete holder[KEY];
 }
 
-/** Asks for a publish after a committed change that a prerendered page shows. */
-export function requestPublish(reason?: string): void {
-  holder[KEY]?.request(reason);
+/**
+ * Asks for a publish after a committed change that a prerendered page may show. The queue builds
+ * only when the catalogue snapshot the pages are built from differs from the served version's,
+ * unless `force` (a publish asked for by hand).
+ */
+export function requestPublish(reason?: string, options?: PublishRequest): void {
+  holder[KEY]?.request(reason, options);
 }
 
 export function publishStatus(): PublishStatus | null {

@@ -97,6 +97,29 @@ describe('the publish queue', () => {
     await publisher.close();
   });
 
+  it('tells the build whether a request forced it, and carries that to the build after', async () => {
+    const forces: boolean[] = [];
+    const publisher = new Publisher({
+      debounceMs: 20,
+      publish: async (_signal, { force }) => {
+        forces.push(force);
+        await sleep(100);
+        return `v${forces.length}`;
+      },
+    });
+    publisher.request('order paid');
+    await sleep(40);
+    expect(publisher.status().state).toBe('building');
+    publisher.request('requested by hand', { force: true });
+    publisher.request('order paid');
+    await sleep(10);
+    await publisher.settled();
+    publisher.request('order paid');
+    await sleep(30);
+    await publisher.settled();
+    expect(forces).toEqual([false, true, false]);
+  });
+
   it('drops queued work when closed', async () => {
     const fake = fakeBuilds();
     const publisher = new Publisher({ publish: fake.publish, debounceMs: 50 });

@@ -16,9 +16,20 @@ export interface PublishStatus {
   pending: boolean;
 }
 
+export interface PublishRequest {
+  /**
+   * Build even when the pages would not change (a publish asked for by hand). Otherwise the
+   * publish may serve the current version on when its catalogue snapshot still matches.
+   */
+  force?: boolean;
+}
+
 export interface PublisherOptions {
-  /** Builds and swaps in a new version; returns its id. Rejects to report a failure. */
-  publish: (signal: AbortSignal) => Promise<string>;
+  /**
+   * Builds and swaps in a new version, or keeps the served one when nothing a page shows changed
+   * and no request forced a build; returns the served version's id. Rejects to report a failure.
+   */
+  publish: (signal: AbortSignal, request: Required<PublishRequest>) => Promise<string>;
   /** A failure's one line for the owner (BuildError.lastLine, else the message). */
   describe?: (error: unknown) => string;
   debounceMs?: number;
@@ -35,6 +46,8 @@ export class Publisher {
   private lastError: string | null = null;
   private version: string | null;
   private pending = false;
+  /** A request since the last build started asked for a build whatever changed. */
+  private forced = false;
   private timer: NodeJS.Timeout | undefined;
   private firstRequestAt: number | null = null;
   private running: Promise<void> | null = null;
@@ -80,9 +93,10 @@ export class Publisher {
   }
 
   /** Asks for a publish. Cheap: call it after every committed change a page shows. */
-  request(reason?: string): void {
+  request(reason?: string, options: PublishRequest = {}): void {
     if (this.closed) return;
     if (reason) this.options.log?.(`publish requested: ${reason}`);
+    if (options.force) this.forced = true;
     if (this.running) {
       this.pending = true;
       return;
@@ -122,9 +136,11 @@ export class Publisher {
     this.timer = undefined;
     this.firstRequestAt = null;
     this.state = 'building';
+    const force = this.forced;
+    this.forced = false;
     this.running = (async () => {
       try {
-        this.version = await this.options.publish(this.abort.signal);
+        this.version = await this.options.publish(this.abort.signal, { force });
         this.lastSuccessAt = this.now().toISOString();
         this.lastError = null;
         this.state = 'idle';

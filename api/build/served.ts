@@ -8,8 +8,8 @@ import { markInUse, pruneVersions, unmarkInUse } from './versions.ts';
 export interface ServedVersionOptions {
   site: LiveSite;
   dist: string;
-  /** Loads a complete version folder (tests may stand in). */
-  load?: (id: string, dir: string) => Promise<SiteVersion>;
+  /** Loads a complete version folder, given the one served now (tests may stand in). */
+  load?: (id: string, dir: string, previous: SiteVersion | null) => Promise<SiteVersion>;
 }
 
 export class ServedVersion {
@@ -21,7 +21,11 @@ export class ServedVersion {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly site: LiveSite;
   private readonly dist: string;
-  private readonly load: (id: string, dir: string) => Promise<SiteVersion>;
+  private readonly load: (
+    id: string,
+    dir: string,
+    previous: SiteVersion | null,
+  ) => Promise<SiteVersion>;
 
   constructor(options: ServedVersionOptions) {
     this.site = options.site;
@@ -45,13 +49,17 @@ export class ServedVersion {
       markInUse(this.dist, id);
       let version: SiteVersion;
       try {
-        version = await this.load(id, dir);
+        version = await this.load(id, dir, this.site.version);
       } catch (error) {
         unmarkInUse(this.dist, id);
         throw error;
       }
       const previous = this.site.swap(version);
-      if (previous && previous.id !== id) unmarkInUse(this.dist, previous.id);
+      // The folder of the bundle it renders with stays marked: its prerendered error pages are
+      // read from there.
+      const kept = new Set([id, version.bundleOf ?? id]);
+      for (const old of new Set([previous?.id, previous?.bundleOf]))
+        if (old && !kept.has(old)) unmarkInUse(this.dist, old);
       pruneVersions(this.dist, this.site.busy());
       return true;
     };

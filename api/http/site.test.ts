@@ -166,6 +166,45 @@ describe('loading a version folder', () => {
     }
   });
 
+  it('keeps the loaded server bundle for a version built from the same server inputs', async () => {
+    const root = await fs.mkdtemp(path.join(process.cwd(), '.cache', 'version-'));
+    const version = async (name: string, serverHash: string, text: string) => {
+      const dir = path.join(root, name);
+      await fs.mkdir(path.join(dir, 'server'), { recursive: true });
+      await fs.mkdir(path.join(dir, 'client'), { recursive: true });
+      await fs.writeFile(path.join(dir, 'client', 'index.html'), `<p>${name}</p>`);
+      await fs.writeFile(path.join(dir, 'build-info.json'), JSON.stringify({ serverHash }));
+      await fs.writeFile(
+        path.join(dir, 'server', 'entry.mjs'),
+        `export const handler = async (req, res) => res.end(${JSON.stringify(text)});`,
+      );
+      return dir;
+    };
+    const render = async (v: SiteVersion) => {
+      let body = '';
+      const res = { end: (text: string) => (body = text) } as unknown as http.ServerResponse;
+      await v.handler({} as http.IncomingMessage, res);
+      return body;
+    };
+    try {
+      const a = await loadVersion('a', await version('a', 'settings-1', 'bundle a'));
+      // A sale: new prerendered pages, the same on-demand ones.
+      const b = await loadVersion('b', await version('b', 'settings-1', 'bundle b'), a);
+      expect(b.handler).toBe(a.handler);
+      expect(b.bundleOf).toBe('a');
+      expect(await render(b)).toBe('bundle a');
+      expect(b.staticFiles.lookup('/')!.identity.body.toString()).toContain('<p>b</p>');
+      const c = await loadVersion('c', await version('c', 'settings-1', 'bundle c'), b);
+      expect(c.bundleOf).toBe('a');
+      // A setting the on-demand pages show: the new bundle is loaded.
+      const d = await loadVersion('d', await version('d', 'settings-2', 'bundle d'), c);
+      expect(d.bundleOf).toBeUndefined();
+      expect(await render(d)).toBe('bundle d');
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
+
   it('fails when a module cannot load', async () => {
     const dir = await fs.mkdtemp(path.join(process.cwd(), '.cache', 'version-'));
     try {

@@ -22,6 +22,10 @@ export interface SiteVersion {
   staticFiles: StaticFiles;
   /** Astro's middleware-mode handler, or any handler in tests. */
   handler: NodeHandler;
+  /** build-info.json's `serverHash`: what the handler's bundle was built from. */
+  serverHash?: string | null;
+  /** The version whose server bundle the handler is, when not this one's (kept on disk). */
+  bundleOf?: string;
 }
 
 async function* modules(dir: string): AsyncGenerator<string> {
@@ -32,16 +36,45 @@ async function* modules(dir: string): AsyncGenerator<string> {
   }
 }
 
-/** Loads a complete version folder (client/ and server/). Throws when any module fails. */
-export async function loadVersion(id: string, dir: string): Promise<SiteVersion> {
+async function readServerHash(dir: string): Promise<string | null> {
+  try {
+    const info = JSON.parse(await fs.readFile(path.join(dir, 'build-info.json'), 'utf8')) as {
+      serverHash?: unknown;
+    };
+    return typeof info.serverHash === 'string' ? info.serverHash : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Loads a complete version folder (client/ and server/). Throws when any module fails. When the
+ * version's server bundle was built from the same inputs as `previous`'s (a sale that changed only
+ * prerendered pages, docs/decisions/032), `previous`'s handler renders its on-demand pages: Node
+ * never frees a module, so each bundle loaded stays in memory until the process ends.
+ */
+export async function loadVersion(
+  id: string,
+  dir: string,
+  previous?: SiteVersion | null,
+): Promise<SiteVersion> {
+  const serverHash = await readServerHash(dir);
+  const staticFiles = () => StaticFiles.load(path.join(dir, 'client'));
+  if (serverHash && previous?.serverHash === serverHash)
+    return {
+      id,
+      handler: previous.handler,
+      staticFiles: await staticFiles(),
+      serverHash,
+      bundleOf: previous.bundleOf ?? previous.id,
+    };
   const serverDir = path.join(dir, 'server');
   const { handler } = (await import(pathToFileURL(path.join(serverDir, 'entry.mjs')).href)) as {
     handler: NodeHandler;
   };
   // Astro imports page modules lazily; importing them all now keeps them off the disk later.
   for await (const file of modules(serverDir)) await import(pathToFileURL(file).href);
-  const staticFiles = await StaticFiles.load(path.join(dir, 'client'));
-  return { id, handler, staticFiles };
+  return { id, handler, staticFiles: await staticFiles(), serverHash };
 }
 
 /**

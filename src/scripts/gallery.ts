@@ -1,6 +1,7 @@
 // Gallery behaviour in plain TypeScript: keyboard-operable tabs, the detail overlay (a modal
 // dialog with its own URL, ?work=<slug>), live availability, and the add-to-cart buttons.
 import { $cartCount, addToCart, AddToCartError, apiErrorText } from '../stores/cart.ts';
+import { isLowStock } from '../lib/low-stock.ts';
 import { afterLoad } from './after-load.ts';
 import { lockScroll, trapFocus, unlockScroll } from './layers.ts';
 import { openZoom, type ZoomLabels } from './zoom.ts';
@@ -228,7 +229,7 @@ function setUpGallery(gallery: HTMLElement): void {
       } else {
         const low = block.querySelector<HTMLElement>('[data-low-stock]');
         if (low) {
-          low.hidden = !(state.stock >= 1 && state.stock <= 3);
+          low.hidden = !isLowStock(state.stock);
           low.textContent = text('tLowStock').replace('{count}', String(state.stock));
         }
         if (button && button.getAttribute('aria-busy') !== 'true') {

@@ -19,7 +19,7 @@ export const POST = defineEndpoint({
   status: 202,
   handler: () => {
     status();
-    requestPublish('requested by hand');
+    requestPublish('requested by hand', { force: true });
     return status();
   },
 });
