@@ -192,6 +192,8 @@ async function checkoutHarness(log: (line: string) => void) {
     promoCode: 'SASHA25',
   };
   let buyers = 0;
+  // Checkouts still running when a measurement ends: awaited before the database closes.
+  const inFlight = new Set<Promise<unknown>>();
   const server = http.createServer((req, res) => {
     if (emulator.handle(req, res)) return;
     if (req.url === '/webhook-sink') {
@@ -205,7 +207,7 @@ async function checkoutHarness(log: (line: string) => void) {
     buyers += 1;
     const cartId = newCartId();
     const ip = `10.${(buyers >> 16) & 255}.${(buyers >> 8) & 255}.${buyers & 255}`;
-    addToCart(handle.db, cartId, print.id, 1)
+    const work = addToCart(handle.db, cartId, print.id, 1)
       .then(() => createCheckout({ db: handle.db, payments }, body, { cartId, ip, siteUrl }))
       .then((result) =>
         res
@@ -215,10 +217,15 @@ async function checkoutHarness(log: (line: string) => void) {
       .catch((error: unknown) => {
         console.error(error);
         res.writeHead(500).end();
-      });
+      })
+      .finally(() => inFlight.delete(work));
+    inFlight.add(work);
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   onCleanup(() => new Promise<void>((r) => server.close(() => r())));
+  onCleanup(async () => {
+    await Promise.allSettled([...inFlight]);
+  });
   return { url: `${siteUrl}/checkout` };
 }
 

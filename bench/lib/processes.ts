@@ -101,7 +101,14 @@ export interface GalerieServer extends Running {
 export async function startGalerie(
   root: string,
   log: (line: string) => void,
-  options: { dataDir?: string; env?: NodeJS.ProcessEnv } = {},
+  options: {
+    dataDir?: string;
+    env?: NodeJS.ProcessEnv;
+    /** Node options put before api/server.ts (e.g. `--import` a probe). */
+    nodeArgs?: string[];
+    /** Every line the server prints, stdout and stderr (log records are JSON lines). */
+    onLine?: (line: string) => void;
+  } = {},
 ): Promise<GalerieServer> {
   const started = performance.now();
   const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'galerie-bench-')));
@@ -120,15 +127,20 @@ export async function startGalerie(
   // configured PostgreSQL.
   delete env['DATABASE_URL'];
   Object.assign(env, options.env);
-  const child = spawn(process.execPath, [path.join(root, 'api', 'server.ts')], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), path.join(root, 'api', 'server.ts')],
+    {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const stop = stopper(child, 15_000);
   onCleanup(stop);
   let buildLine: string | null = null;
   const tail = collectLines(child, (line) => {
+    options.onLine?.(line);
     if (!line.startsWith('Galerie')) return;
     if (line.includes('built the site')) buildLine = line;
     log(line);
