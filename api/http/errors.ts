@@ -36,6 +36,7 @@ export const ERRORS = {
   payment_not_configured: { status: 503, message: 'Payment is not configured.' },
   payment_failed: { status: 502, message: 'The payment session could not be created.' },
   invalid_signature: { status: 400, message: 'The webhook signature is missing or invalid.' },
+  invalid_event: { status: 400, message: 'The webhook event is not one the shop can read.' },
   // Accounts (docs/accounts-api.md).
   invalid_credentials: { status: 401, message: 'Incorrect email or password.' },
   unauthorized: { status: 401, message: 'Please sign in.' },

@@ -3,6 +3,8 @@
 // the buyer's confirmation, the gallery's notification, or the refund of a payment that came too
 // late for its works.
 import type Stripe from 'stripe';
+import { z } from 'zod';
+import { singleLine } from '../../src/schemas/text.ts';
 import { requestPublish } from '../build/publish.ts';
 import type { Database } from '../db/index.ts';
 import { faultPoint } from '../faults.ts';
@@ -20,8 +22,9 @@ export async function verifyStripeEvent(
   signature: string | null,
 ): Promise<Stripe.Event> {
   if (!signature || !payments.webhookSecret) throw new AppError('invalid_signature');
+  let event: Stripe.Event;
   try {
-    return await payments.stripe.webhooks.constructEventAsync(
+    event = await payments.stripe.webhooks.constructEventAsync(
       rawBody,
       signature,
       payments.webhookSecret,
@@ -29,7 +32,31 @@ export async function verifyStripeEvent(
   } catch (error) {
     throw new AppError('invalid_signature', { cause: error });
   }
+  // A signed body is Stripe's, but its shape is still checked before a query uses it: a body
+  // that is not an event (a misconfigured endpoint, an emulator bug) is a 400, not a 500 that
+  // Stripe would retry for days (the fuzz suite found it, tests/integration/fuzz.test.ts).
+  if (!EVENT_SHAPE.safeParse(event).success) throw new AppError('invalid_event');
+  return event;
 }
+
+const stripeText = z.string().min(1).max(255).check(singleLine());
+
+/** What applyStripeEvent reads of an event; the rest is Stripe's business. */
+export const EVENT_SHAPE = z
+  .object({
+    id: stripeText,
+    type: stripeText,
+    data: z.object({
+      object: z.object({
+        id: stripeText.optional(),
+        payment_status: z.string().max(64).nullish(),
+        metadata: z.record(z.string(), z.string().max(500)).nullish(),
+      }),
+    }),
+  })
+  .refine(
+    (event) => !event.type.startsWith('checkout.session.') || event.data.object.id !== undefined,
+  );
 
 export interface FulfilmentDeps {
   db: Database;

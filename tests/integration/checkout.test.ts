@@ -460,6 +460,37 @@ describe('fulfilment by webhook', () => {
       .execute();
     expect(none).toEqual([]);
   });
+
+  it('answers a signed body that is not an event with a 400, records nothing, and logs no error', async () => {
+    // Found by tests/integration/fuzz.test.ts: a signed body without an id or a session was a 500,
+    // which Stripe retries for days.
+    const bodies = [
+      JSON.stringify({ message: 'not an event' }),
+      JSON.stringify({ id: 'evt_shapeless', type: 'checkout.session.completed', data: null }),
+      JSON.stringify({
+        id: 'evt_shapeless',
+        type: 'checkout.session.completed',
+        data: { object: {} },
+      }),
+      JSON.stringify({ id: 'evt_\u0000', type: 'charge.refunded', data: { object: {} } }),
+    ];
+    for (const body of bodies) {
+      const signature = payments.stripe.webhooks.generateTestHeaderString({
+        payload: body,
+        secret: webhookSecret,
+      });
+      expect(
+        await code(handleStripeWebhook({ db: t.db, payments, mailer }, body, signature)),
+        body,
+      ).toBe('invalid_event');
+    }
+    const none = await t.db
+      .selectFrom('webhook_events')
+      .select('id')
+      .where('id', '=', 'evt_shapeless')
+      .execute();
+    expect(none).toEqual([]);
+  });
 });
 
 describe('expiry', () => {
