@@ -35,10 +35,15 @@ export interface Follower {
   stop(): Promise<void>;
 }
 
-/** A digest of every stored setting: any save, on any node, changes it. */
+/**
+ * A digest of every stored setting and of the row version that holds it (`xmin`, the writing
+ * transaction): any save, on any node, changes it — also a setting switched on and back off
+ * between two looks, which a digest of the values alone would miss (maintenance on, then off
+ * within the second, left the node that saved "on" closed for good).
+ */
 export async function settingsFingerprint(db: Database): Promise<string> {
   const { rows } = await sql<{ fp: string }>`
-    SELECT md5(coalesce(string_agg(key || '=' || value::text, ',' ORDER BY key), '')) AS fp
+    SELECT md5(coalesce(string_agg(key || '=' || value::text || '@' || xmin::text, ',' ORDER BY key), '')) AS fp
     FROM site_settings`.execute(db);
   return rows[0]?.fp ?? '';
 }
