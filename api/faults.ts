@@ -11,7 +11,9 @@ export type FaultPoint =
   /** A payment's transaction has made every change and is about to commit. */
   | 'fulfil-commit'
   /** A payment is committed; its mails are about to be sent. */
-  | 'fulfil-mail';
+  | 'fulfil-mail'
+  /** A payment that came too late for its works is committed as refunded; the refund is next. */
+  | 'fulfil-refund';
 
 /** Resolves at once, unless GALERIE_FAULT_PAUSE names `point`: then never. */
 export function faultPoint(point: FaultPoint): Promise<void> {

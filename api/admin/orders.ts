@@ -372,6 +372,7 @@ export async function getAdminOrder(
     shippedAt: o.shipped_at ? iso(o.shipped_at) : null,
     refundedCents: o.refunded_cents,
     refundedAt: o.refunded_at ? iso(o.refunded_at) : null,
+    refundPending: o.refund_pending_at !== null,
     invoices,
     history,
     stripeDashboardUrl: dashboardUrl(payments, o.stripe_payment_intent_id),

@@ -204,6 +204,7 @@ export interface Orders {
   payment_method: Generated<string>;
   payment_status: Generated<string>;
   promo_code: string | null;
+  refund_pending_at: Timestamp | null;
   refunded_at: Timestamp | null;
   refunded_cents: Generated<number>;
   search_folded: Generated<string | null>;

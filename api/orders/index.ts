@@ -192,6 +192,9 @@ export async function applyStripeEvent(
           status: Fulfilment.cancelled,
           stripe_session_id: session.id,
           stripe_payment_intent_id: paymentIntentId,
+          // Until Stripe has made the refund (api/payments/webhook.ts, refundLatePayment);
+          // reconciliation retries it after a crash or a refusal (docs/decisions/033).
+          refund_pending_at: paymentIntentId ? now : null,
           updated_at: now,
         })
         .where('id', '=', order.id)

@@ -10,16 +10,22 @@ import { systemClock } from '../clock.ts';
 import { tryClusterLock } from '../cluster/lock.ts';
 import { log } from '../log.ts';
 import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
-import { readOrder } from '../orders/index.ts';
-import { fulfilStripeEvent, sendPaidOrderMails, type FulfilmentDeps } from './webhook.ts';
+import { readOrder, type OrderSummary } from '../orders/index.ts';
+import {
+  fulfilStripeEvent,
+  refundLatePayment,
+  sendPaidOrderMails,
+  type FulfilmentDeps,
+} from './webhook.ts';
 
 /** Every five minutes: a missed webhook costs a buyer at most that long. */
 export const RECONCILE_INTERVAL_MS = 5 * 60_000;
 /**
- * A paid order's mails still pending after this long were left by a process that stopped (a live
- * one sends them within seconds of the payment, or gives up after its SMTP timeouts).
+ * A paid order's mails, or a late payment's refund, still pending after this long were left by a
+ * process that stopped or by an attempt that failed (a live process makes them within seconds of
+ * the payment, or gives up after its SMTP or Stripe timeouts).
  */
-export const MAILS_PENDING_LEASE_MS = 10 * 60_000;
+export const PENDING_LEASE_MS = 10 * 60_000;
 /** Sessions looked up per run, oldest orders first (the next run takes the rest). */
 const BATCH = 200;
 /** pg_try_advisory_lock's key for this job ("G023" in ASCII), the same on every node. */
@@ -33,6 +39,8 @@ export interface ReconcileResult {
   released: number;
   /** Paid orders whose mails a stopped process had not sent, sent now. */
   mailed: number;
+  /** Late payments whose refund a stopped process or a refusal had left pending, refunded now. */
+  refunded: number;
   failed: number;
 }
 
@@ -69,8 +77,8 @@ export interface ReconcileOptions {
   advisoryLock: boolean;
   /**
    * When this process started, with the embedded database: no other process uses it, so mails
-   * still pending since before then are a stopped process's, sent at once rather than after
-   * MAILS_PENDING_LEASE_MS.
+   * and refunds still pending since before then are a stopped process's, made at once rather than after
+   * PENDING_LEASE_MS.
    */
   startedAt?: Date;
   now?: Date;
@@ -89,6 +97,7 @@ export async function reconcilePayments(
       paid: 0,
       released: 0,
       mailed: 0,
+      refunded: 0,
       failed: 0,
     };
     const orders = await deps.db
@@ -127,47 +136,72 @@ export async function reconcilePayments(
         );
       }
     }
-    // Paid orders whose mails were never sent: the process stopped between the payment's commit
-    // and them. Each is claimed (marked pending from now) before it is sent, so no other pass
-    // sends it too.
+    // What a stopped process left pending after a payment's commit: the mails of a paid order,
+    // the refund of a late payment. Each order is claimed (marked pending from now) before it is
+    // retried, so no other pass retries it too; one refused again waits for the next pass.
     const cutoff = new Date(
-      Math.max(now.getTime() - MAILS_PENDING_LEASE_MS, options.startedAt?.getTime() ?? 0),
+      Math.max(now.getTime() - PENDING_LEASE_MS, options.startedAt?.getTime() ?? 0),
     );
-    const unsent = await deps.db
-      .selectFrom('orders')
-      .select(['id', 'order_number'])
-      .where('mails_pending_at', '<', cutoff)
-      .where('payment_status', '=', Payment.paid)
-      .orderBy('mails_pending_at')
-      .limit(BATCH)
-      .execute();
-    for (const order of unsent) {
-      try {
-        const claimed = await deps.db
-          .updateTable('orders')
-          .set({ mails_pending_at: now })
-          .where('id', '=', order.id)
-          .where('mails_pending_at', '<', cutoff)
-          .returning('id')
-          .executeTakeFirst();
-        const summary = claimed && (await readOrder(deps.db, { id: order.id }));
-        if (!summary) continue;
-        await sendPaidOrderMails(deps, summary);
-        counts.mailed += 1;
-        log.warn(
-          `Reconciliation: order ${order.order_number} was paid but its mails were never sent: sent now.`,
-        );
-      } catch (error) {
-        counts.failed += 1;
-        log.warn({ err: error }, `Reconciliation: the mails of order ${order.order_number} failed`);
+    const retry = async (
+      column: 'mails_pending_at' | 'refund_pending_at',
+      paymentStatus: string,
+      what: string,
+      action: (order: OrderSummary) => Promise<boolean>,
+    ) => {
+      const pending = await deps.db
+        .selectFrom('orders')
+        .select(['id', 'order_number'])
+        .where(column, '<', cutoff)
+        .where('payment_status', '=', paymentStatus)
+        .orderBy(column)
+        .limit(BATCH)
+        .execute();
+      for (const order of pending) {
+        try {
+          const claimed = await deps.db
+            .updateTable('orders')
+            .set({ [column]: now })
+            .where('id', '=', order.id)
+            .where(column, '<', cutoff)
+            .returning('id')
+            .executeTakeFirst();
+          const summary = claimed && (await readOrder(deps.db, { id: order.id }));
+          if (!summary) continue;
+          if (!(await action(summary))) {
+            counts.failed += 1;
+            continue;
+          }
+          if (column === 'mails_pending_at') counts.mailed += 1;
+          else counts.refunded += 1;
+          log.warn(
+            `Reconciliation: order ${order.order_number}: its ${what} had not been made by a process that stopped or failed: made now.`,
+          );
+        } catch (error) {
+          counts.failed += 1;
+          log.warn(
+            { err: error },
+            `Reconciliation: the ${what} of order ${order.order_number} failed`,
+          );
+        }
       }
-    }
+    };
+    await retry('mails_pending_at', Payment.paid, 'mails', async (order) => {
+      await sendPaidOrderMails(deps, order);
+      return true;
+    });
+    await retry('refund_pending_at', Payment.refunded, 'refund', (order) =>
+      order.paymentIntentId
+        ? refundLatePayment(deps, { ...order, paymentIntentId: order.paymentIntentId }, now)
+        : Promise.resolve(false),
+    );
     return counts;
   };
   const result = options.advisoryLock
     ? await tryClusterLock(deps.db, RECONCILE_LOCK_KEY, pass)
     : await pass();
-  return result ?? { ran: false, checked: 0, paid: 0, released: 0, mailed: 0, failed: 0 };
+  return (
+    result ?? { ran: false, checked: 0, paid: 0, released: 0, mailed: 0, refunded: 0, failed: 0 }
+  );
 }
 
 export interface Reconciler {
@@ -188,7 +222,7 @@ export function startReconciliation(
     (running ??= reconcilePayments(deps, passOptions)
       .catch((error: unknown): ReconcileResult => {
         log.error({ err: error }, 'Reconciliation of payments failed');
-        return { ran: false, checked: 0, paid: 0, released: 0, mailed: 0, failed: 0 };
+        return { ran: false, checked: 0, paid: 0, released: 0, mailed: 0, refunded: 0, failed: 0 };
       })
       .finally(() => {
         running = null;

@@ -6,6 +6,7 @@ import type Stripe from 'stripe';
 import { z } from 'zod';
 import { singleLine } from '../../src/schemas/text.ts';
 import { requestPublish } from '../build/publish.ts';
+import { systemClock } from '../clock.ts';
 import type { Database } from '../db/index.ts';
 import { faultPoint } from '../faults.ts';
 import { AppError } from '../http/errors.ts';
@@ -89,20 +90,61 @@ export async function fulfilStripeEvent(
     await sendPaidOrderMails(deps, outcome.order);
   } else if (outcome.kind === 'refund') {
     log.warn(`Order ${outcome.order.number}: refunding the payment (${outcome.reason}).`);
-    try {
-      await deps.payments.stripe.refunds.create(
-        { payment_intent: outcome.paymentIntentId, metadata: { order_id: outcome.order.id } },
-        { idempotencyKey: `refund-${outcome.order.id}` },
-      );
-    } catch (error) {
-      // The event is recorded, so a retry would not come back here: the owner must act.
-      log.error(
-        { err: error },
-        `Order ${outcome.order.number}: REFUND FAILED for ${outcome.paymentIntentId}; refund it from the Stripe dashboard.`,
-      );
-    }
+    await refundLatePayment(deps, {
+      id: outcome.order.id,
+      number: outcome.order.number,
+      paymentIntentId: outcome.paymentIntentId,
+    });
   }
   return outcome;
+}
+
+/**
+ * The refund of a payment that came too late for its works (its order is already 'refunded' and
+ * its refund pending, from the event's transaction): the whole payment, with the key
+ * `refund-<order id>` and the same parameters on every attempt, so a retry gets the first refund
+ * back rather than a second. Made, it is recorded on the order (amount, Stripe's id, date) and no
+ * longer pending; refused or out of reach, it stays pending and reconciliation tries it again
+ * (docs/decisions/033). Returns whether the money is back with the buyer.
+ */
+export async function refundLatePayment(
+  deps: FulfilmentDeps,
+  order: { id: string; number: string; paymentIntentId: string },
+  now: Date = systemClock(),
+): Promise<boolean> {
+  await faultPoint('fulfil-refund');
+  let made: { id: string | null; amount: number | null };
+  try {
+    const refund = await deps.payments.stripe.refunds.create(
+      { payment_intent: order.paymentIntentId, metadata: { order_id: order.id } },
+      { idempotencyKey: `refund-${order.id}` },
+    );
+    made = { id: refund.id, amount: refund.amount };
+  } catch (error) {
+    // Refunded already: by an attempt older than Stripe's 24-hour key, or by the owner from
+    // the dashboard after the failures logged below.
+    if ((error as { code?: unknown }).code === 'charge_already_refunded')
+      made = { id: null, amount: null };
+    else {
+      log.error(
+        { err: error },
+        `Order ${order.number}: REFUND FAILED for ${order.paymentIntentId}; it is tried again every five minutes, or refund it from the Stripe dashboard.`,
+      );
+      return false;
+    }
+  }
+  await deps.db
+    .updateTable('orders')
+    .set((eb) => ({
+      refund_pending_at: null,
+      refunded_cents: made.amount ?? eb.ref('total_cents'),
+      stripe_refund_id: made.id,
+      refunded_at: now,
+    }))
+    .where('id', '=', order.id)
+    .where('refund_pending_at', 'is not', null)
+    .execute();
+  return true;
 }
 
 /**

@@ -109,6 +109,11 @@ export interface OrderDetail extends OrderRow {
   shippedAt: string | null;
   refundedCents: number;
   refundedAt: string | null;
+  /**
+   * A payment that came too late for its works, whose automatic refund Stripe has not made yet
+   * (it is tried again every five minutes).
+   */
+  refundPending: boolean;
   invoices: InvoiceRef[];
   history: OrderHistoryEntry[];
   /** Live mode only: the payment in Stripe's dashboard. */

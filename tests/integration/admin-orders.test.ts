@@ -454,6 +454,28 @@ describe('the detail', () => {
       expect((await getAdminOrder(t.db, o.id, payments)).stripeDashboardUrl).toBeNull();
   });
 
+  it('says when the automatic refund of a late payment has not gone through yet', async () => {
+    const o = await order({ payment: 'refunded', status: 'cancelled', totalCents: 42_000 });
+    await t.db
+      .updateTable('orders')
+      .set({ refund_pending_at: new Date(), stripe_payment_intent_id: 'pi_late_1' })
+      .where('id', '=', o.id)
+      .execute();
+    expect(await getAdminOrder(t.db, o.id)).toMatchObject({
+      refundPending: true,
+      refundedCents: 0,
+    });
+    await t.db
+      .updateTable('orders')
+      .set({ refund_pending_at: null, refunded_cents: 42_000, refunded_at: new Date() })
+      .where('id', '=', o.id)
+      .execute();
+    expect(await getAdminOrder(t.db, o.id)).toMatchObject({
+      refundPending: false,
+      refundedCents: 42_000,
+    });
+  });
+
   it("shows 'Rétractation demandée' once the buyer asked to withdraw", async () => {
     const o = await order({ name: 'Rétractée Withdrawn' });
     const at = new Date('2026-11-20T09:30:00Z');

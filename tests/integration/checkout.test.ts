@@ -562,6 +562,18 @@ describe('expiry', () => {
       async () => (await orderOf(late.sessionId)).payment_status === 'refunded',
       'the refunded order',
     );
+    // The whole payment is back with the buyer, and the order says so (the owner sees the
+    // amount and the date in its detail).
+    const refunded = await orderOf(late.sessionId);
+    expect(refunded).toMatchObject({
+      refunded_cents: refunded.total_cents,
+      refund_pending_at: null,
+    });
+    expect(refunded.stripe_refund_id).toMatch(/^re_/);
+    expect(refunded.refunded_at).not.toBeNull();
+    await expect(
+      payments.stripe.refunds.create({ payment_intent: refunded.stripe_payment_intent_id! }),
+    ).rejects.toMatchObject({ code: 'charge_already_refunded' });
     expect(await work(original)).toMatchObject({ is_sold: false });
     expect(await activeHolds(original)).toEqual({ count: 1, quantity: 1 });
     expect(await orderOf(other.sessionId)).toMatchObject({ payment_status: 'unpaid' });
@@ -603,6 +615,12 @@ describe('the back office during a checkout (issue 11)', () => {
     const outcome = await deliver(completedEvent('late', session));
     expect(outcome.kind).toBe('refund');
     expect(String(logged.mock.calls[0]?.[0])).toContain('REFUND FAILED for pi_late');
+    // It stays pending, for reconciliation to try again (tests/integration/reconciliation.test.ts).
+    expect(await orderOf(held.sessionId)).toMatchObject({
+      payment_status: 'refunded',
+      refunded_cents: 0,
+    });
+    expect((await orderOf(held.sessionId)).refund_pending_at).not.toBeNull();
     expect(await work(original)).toMatchObject({ is_sold: true });
   });
 

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listVersions, readCurrent, versionDir, versionsDir } from '#api/build/versions.ts';
 import { prepareDatabase } from '#api/catalog/seed.ts';
+import { sweepExpiredHolds } from '#api/checkout/index.ts';
 import { openDatabase, type Database } from '#api/db/index.ts';
 import type { FaultPoint } from '#api/faults.ts';
 import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
@@ -123,7 +124,7 @@ describe.skipIf(testDbKind() !== 'pglite')('a server killed with SIGKILL and sta
   let port: number;
   let admin: string;
   let server: Server | undefined;
-  /** Works of this suite: originals O1–O5, prints P1 and P2 (five of each). */
+  /** Works of this suite: originals O1–O6, prints P1 and P2 (five of each). */
   const works: Record<string, number> = {};
 
   /** Starts the server on the same data, dist folder and port; resolves once it is ready. */
@@ -357,7 +358,7 @@ describe.skipIf(testDbKind() !== 'pglite')('a server killed with SIGKILL and sta
     const handle = await openDatabase({ pgliteDir: path.join(dataDir, 'pgdata') });
     await prepareDatabase(handle.db, { dataDir });
     ({ cookie: admin } = await makeUser(handle.db, { role: 'admin' }));
-    for (const name of ['O1', 'O2', 'O3', 'O4', 'O5'])
+    for (const name of ['O1', 'O2', 'O3', 'O4', 'O5', 'O6'])
       works[name] = (await makeArtwork(handle.db, { title_fr: `Faute ${name}` })).id;
     for (const name of ['P1', 'P2'])
       works[name] = (
@@ -541,6 +542,90 @@ describe.skipIf(testDbKind() !== 'pglite')('a server killed with SIGKILL and sta
       expect(after.activeHolds.filter((h) => h.order_id === after.orders[0]!.id)).toEqual([]);
     }, 180_000);
   }
+
+  it('refunds once a late payment whose server was killed before the refund', async () => {
+    // A checkout whose hold ends unpaid (the sweeper, as after half an hour)…
+    await start();
+    const late = await checkout('late@example.test', [{ artworkId: works['O6']!, quantity: 1 }]);
+    expect(late.reply.status, late.reply.text).toBe(201);
+    await stop();
+    await inspect(async (db) => {
+      const order = await db
+        .selectFrom('orders')
+        .select('id')
+        .where('order_number', '=', late.orderNumber)
+        .executeTakeFirstOrThrow();
+      await db
+        .updateTable('holds')
+        .set({ expires_at: new Date(Date.now() - 1000) })
+        .where('order_id', '=', order.id)
+        .execute();
+      expect(await sweepExpiredHolds(db)).toBe(1);
+    });
+    // …another buyer takes the work, then the first one's session, still open, is paid: too
+    // late, so the payment is refunded — and the server is killed just before the refund.
+    await start('fulfil-refund');
+    const taker = await checkout('taker@example.test', [{ artworkId: works['O6']!, quantity: 1 }]);
+    expect(taker.reply.status, taker.reply.text).toBe(201);
+    expect(await pay(late.sessionId)).toBe(303);
+    await until('the server to pause at fulfil-refund', () =>
+      server!.output().includes('fault point fulfil-refund: paused'),
+    );
+    await kill9();
+    const refundOf = (db: Database) =>
+      db
+        .selectFrom('orders')
+        .select([
+          'payment_status',
+          'status',
+          'total_cents',
+          'refunded_cents',
+          'refund_pending_at',
+          'stripe_refund_id',
+          'stripe_payment_intent_id',
+        ])
+        .where('order_number', '=', late.orderNumber)
+        .executeTakeFirstOrThrow();
+    const atKill = await inspectKilled(refundOf);
+    expect(atKill).toMatchObject({
+      payment_status: Payment.refunded,
+      status: Fulfilment.cancelled,
+      refunded_cents: 0,
+    });
+    expect(atKill.refund_pending_at).not.toBeNull();
+    const refundsAtStripe = () => {
+      const state = JSON.parse(
+        fs.readFileSync(path.join(dataDir, 'emulator', 'state.json'), 'utf8'),
+      ) as { store: { refunds: { payment_intent: string; amount: number }[] } };
+      return state.store.refunds.filter(
+        (r) => r.payment_intent === atKill.stripe_payment_intent_id,
+      );
+    };
+    expect(refundsAtStripe()).toEqual([]);
+
+    // Started again, the server makes the refund at once (reconciliation), and only once.
+    await start();
+    await until('the pending refund to be made', () =>
+      server!.output().includes(`order ${late.orderNumber}: its refund had not been made`),
+    );
+    await stop();
+    expect(refundsAtStripe()).toEqual([expect.objectContaining({ amount: atKill.total_cents })]);
+    const after = await inspect(refundOf);
+    expect(after).toMatchObject({
+      payment_status: Payment.refunded,
+      refunded_cents: atKill.total_cents,
+      refund_pending_at: null,
+    });
+    expect(after.stripe_refund_id).toMatch(/^re_/);
+    // The work stays with the buyer who took it, and no mail told anyone of a sale.
+    const taken = await inspect((db) => facts(db, 'taker@example.test'));
+    expect(taken.orders).toMatchObject([{ payment_status: Payment.unpaid }]);
+    expect(taken.artworks[works['O6']!]).toEqual({ stock: 1, sold: false });
+    expect(taken.activeHolds.filter((h) => h.artwork_id === works['O6'])).toEqual([
+      { order_id: taken.orders[0]!.id, artwork_id: works['O6'] },
+    ]);
+    expect(mailsOf(late.orderNumber, 'late@example.test')).toEqual({ buyer: 0, gallery: 0 });
+  }, 240_000);
 
   // ── 4. During a publish ──────────────────────────────────────────────────────────────────────
 

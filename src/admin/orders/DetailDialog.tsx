@@ -272,7 +272,9 @@ export default function DetailDialog({ id, number, t, onClose }: Props) {
                       amount: money(o.refundedCents),
                       date: o.refundedAt ? frenchDate(o.refundedAt) : '—',
                     })
-                  : t('detail.noRefund')}
+                  : o.refundPending
+                    ? t('detail.refundPending', { amount: money(o.totalCents) })
+                    : t('detail.noRefund')}
               </p>
             </Section>
             <Section title={t('detail.invoices')}>
