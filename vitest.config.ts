@@ -20,17 +20,21 @@ const integration = (kind: 'pglite' | 'postgres') => ({
   },
 });
 
+const unit = {
+  test: {
+    ...shared,
+    name: 'unit',
+    include: ['api/**/*.test.ts', 'src/**/*.test.ts'],
+  },
+};
+
+// .ci/run's PostgreSQL pass: the unit and PGlite tests already ran on the same commit.
+const postgresOnly = Boolean(process.env['VITEST_POSTGRES_ONLY'] && process.env['DATABASE_URL']);
+
 export default defineConfig({
   test: {
     projects: [
-      {
-        test: {
-          ...shared,
-          name: 'unit',
-          include: ['api/**/*.test.ts', 'src/**/*.test.ts'],
-        },
-      },
-      integration('pglite'),
+      ...(postgresOnly ? [] : [unit, integration('pglite')]),
       ...(process.env['DATABASE_URL'] ? [integration('postgres')] : []),
     ],
   },
