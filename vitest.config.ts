@@ -1,6 +1,7 @@
 // Unit tests sit beside pure code; integration tests run against a real database: always the
-// embedded PGlite, and also PostgreSQL when DATABASE_URL is set. Each test file gets its own
-// database cloned from a migrated template (tests/setup/global-db.ts).
+// embedded PGlite, and also PostgreSQL when DATABASE_URL is set (only PostgreSQL, without the
+// unit tests, when VITEST_POSTGRES_ONLY is set too). Each test file gets its own database cloned
+// from a migrated template (tests/setup/global-db.ts).
 import { defineConfig } from 'vitest/config';
 
 const shared = {
@@ -28,7 +29,7 @@ const unit = {
   },
 };
 
-// .ci/run's PostgreSQL pass: the unit and PGlite tests already ran on the same commit.
+// Set by .ci/run's PostgreSQL pass: the unit and PGlite tests already ran on the same commit.
 const postgresOnly = Boolean(process.env['VITEST_POSTGRES_ONLY'] && process.env['DATABASE_URL']);
 
 export default defineConfig({
