@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/index.ts';
 import { BUYER_ORDER_COLUMNS, buyerOrders, type BuyerOrder } from '../orders/view.ts';
-import { Payment } from '../../src/schemas/order-status.ts';
+import { Payment } from '../../src/domain/order-status.ts';
 
 /** An order on the account page: as the buyer sees it, with its works (api/orders/view.ts). */
 export type AccountOrder = BuyerOrder;

@@ -9,7 +9,7 @@ import type {
   ArtworkListQuery,
   ArtworkPatch,
 } from '../../src/schemas/artworks.ts';
-import { Payment } from '../../src/schemas/order-status.ts';
+import { Payment } from '../../src/domain/order-status.ts';
 import { requestPublish } from '../build/publish.ts';
 import { closeUnpaidOrder, expireSessionQuietly } from '../checkout/index.ts';
 import type { Database } from '../db/index.ts';

@@ -28,7 +28,7 @@ import {
   FULFILMENT_STATUSES,
   Payment,
   type FulfilmentStatus,
-} from '../../src/schemas/order-status.ts';
+} from '../../src/domain/order-status.ts';
 import { clearAccountThrottle } from '../accounts/throttle.ts';
 import { timeOf, type Clock } from '../clock.ts';
 import type { Database, Executor } from '../db/index.ts';

@@ -8,7 +8,7 @@ import {
   Fulfilment,
   Payment,
   type FulfilmentStatus,
-} from '../../src/schemas/order-status.ts';
+} from '../../src/domain/order-status.ts';
 import type { Dashboard } from '../../src/schemas/dashboard.ts';
 import type { Database } from '../db/index.ts';
 import { isSale, saleAmount } from '../orders/sales.ts';

@@ -27,7 +27,7 @@ import {
   paymentLabel,
   type FulfilmentStatus,
   type PaymentStatus,
-} from '../../src/schemas/order-status.ts';
+} from '../../src/domain/order-status.ts';
 import { requestPublish } from '../build/publish.ts';
 import { timeOf, type Clock } from '../clock.ts';
 import type { Database, Executor } from '../db/index.ts';

@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { listPublicArtworks, type PublicArtwork } from '../catalog/index.ts';
 import type { Database } from '../db/index.ts';
-import { shownStock } from '../../src/lib/low-stock.ts';
+import { shownStock } from '../../src/domain/low-stock.ts';
 import { getSettings, type SiteSettings } from '../settings/index.ts';
 import {
   completeVersion,
@@ -96,7 +96,7 @@ export async function computeSourceHash(root: string): Promise<string> {
 
 /**
  * What the prerendered pages are built from. A print's stock is kept only as far as a page can
- * show it (src/lib/low-stock.ts): the snapshot, its hash and so the pages change with a sale only
+ * show it (src/domain/low-stock.ts): the snapshot, its hash and so the pages change with a sale only
  * when what a visitor reads changes; the live availability tells the exact figures.
  */
 export async function catalogSnapshot(db: Database): Promise<CatalogSnapshot> {

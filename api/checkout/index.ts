@@ -26,7 +26,7 @@ import {
 import type { Payments } from '../payments/index.ts';
 import { liveSettings } from '../settings/index.ts';
 import { type Clock, systemClock, timeOf } from '../clock.ts';
-import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
+import { Fulfilment, Payment } from '../../src/domain/order-status.ts';
 import { assertSellable } from '../catalog/sellability.ts';
 import { isCartId } from '../cart/index.ts';
 import { lockCartItems } from './from-cart.ts';

@@ -17,7 +17,7 @@ import type { Executor } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { rateLimitKey } from '../ratelimit/index.ts';
-import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
+import { Fulfilment, Payment } from '../../src/domain/order-status.ts';
 
 export const CHECKOUT_LIMITS = {
   /** Unpaid checkouts holding works, per client address (an IPv6 client: per /64 network). */

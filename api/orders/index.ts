@@ -11,7 +11,7 @@ import { BUYER_ORDER_COLUMNS, buyerOrders, type BuyerOrder } from './view.ts';
 import { systemClock } from '../clock.ts';
 import { faultPoint } from '../faults.ts';
 import { log } from '../log.ts';
-import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
+import { Fulfilment, Payment } from '../../src/domain/order-status.ts';
 
 export interface OrderLine {
   title: string;

@@ -16,7 +16,7 @@ import type { Database, Executor } from '../db/index.ts';
 import { findInvoice, issueCreditNote, type RefundReason } from '../invoices/index.ts';
 import { getPayments } from '../payments/index.ts';
 import type { InvoiceRef } from '../../src/schemas/admin-orders.ts';
-import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
+import { Fulfilment, Payment } from '../../src/domain/order-status.ts';
 
 export type { RefundReason };
 

@@ -3,7 +3,7 @@
 // so revenue is net of refunds; unpaid, expired and failed checkouts never count. The dashboard and
 // the analytics read their figures through these fragments, so they cannot disagree.
 import { sql, type RawBuilder } from 'kysely';
-import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
+import { Fulfilment, Payment } from '../../src/domain/order-status.ts';
 
 /** The shop's time zone: days, weeks and months of the figures are Paris days. */
 export const SHOP_TIME_ZONE = 'Europe/Paris';

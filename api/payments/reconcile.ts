@@ -9,7 +9,7 @@ import type Stripe from 'stripe';
 import { systemClock } from '../clock.ts';
 import { tryClusterLock } from '../cluster/lock.ts';
 import { log } from '../log.ts';
-import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
+import { Fulfilment, Payment } from '../../src/domain/order-status.ts';
 import { readOrder, type OrderSummary } from '../orders/index.ts';
 import {
   fulfilStripeEvent,

@@ -20,7 +20,7 @@ import type {
   WithdrawalLine,
   WithdrawalPreview,
 } from '../../src/schemas/withdrawal.ts';
-import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
+import { Fulfilment, Payment } from '../../src/domain/order-status.ts';
 import { withdrawalDecision, withdrawalStatement } from './rules.ts';
 
 export interface WithdrawalDeps {

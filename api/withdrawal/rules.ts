@@ -3,7 +3,7 @@
 // from the day the buyer takes possession of the goods; Regulation 1182/71 art. 3: the day of
 // delivery is not counted, the period ends at the end of its last day, and a last day falling on
 // a Saturday or Sunday moves to the following Monday.
-import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
+import { Fulfilment, Payment } from '../../src/domain/order-status.ts';
 import {
   formatParisDate,
   WITHDRAWAL_TIME_ZONE,

@@ -22,7 +22,7 @@ import {
   canChangeFulfilment,
   isPaymentStatus,
   type FulfilmentStatus,
-} from '../schemas/order-status.ts';
+} from '../domain/order-status.ts';
 import { adminCall, announceChange, euros, frenchDate } from './api.ts';
 import CancelDialog, { type CancelChoices } from './orders/CancelDialog.tsx';
 import DetailDialog, { invoiceHref } from './orders/DetailDialog.tsx';

@@ -9,7 +9,7 @@ import { ORDER_PAID_MARK } from './order-paid-mark.ts';
 import { translator, type Translate } from './translate.ts';
 import { OrderSummary } from './OrderSummary.tsx';
 import type { BuyerOrderData, Locale, Messages } from './types.ts';
-import { Payment } from '../schemas/order-status.ts';
+import { Payment } from '../domain/order-status.ts';
 
 /** An item of `orders` in GET /api/account/orders (docs/accounts-api.md): the order as its buyer sees it. */
 export type AccountOrder = BuyerOrderData;

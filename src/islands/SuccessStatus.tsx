@@ -9,7 +9,7 @@ import { markOrderPaid } from './order-paid-mark.ts';
 import { translator } from './translate.ts';
 import { OrderSummary } from './OrderSummary.tsx';
 import type { BuyerOrderData, Locale, Messages } from './types.ts';
-import { Payment } from '../schemas/order-status.ts';
+import { Payment } from '../domain/order-status.ts';
 
 /** The order behind the session (GET /api/orders/status): no payment provider ids. */
 type Order = BuyerOrderData & { email: string };

@@ -11,7 +11,7 @@ import {
   type OrderListQuery,
   type OrderStatusChange,
 } from './admin-orders.ts';
-import { FULFILMENT_STATUSES, Fulfilment } from './order-status.ts';
+import { FULFILMENT_STATUSES, Fulfilment } from '../domain/order-status.ts';
 import { singleLine } from './text.ts';
 
 export const orderListQuerySchema = z.object({

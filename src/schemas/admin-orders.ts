@@ -2,7 +2,7 @@
 // §2 "Order management", "Customer management"; issue 13). One order model (every order was paid
 // through Stripe Checkout): its fulfilment and payment statuses come from ./order-status.ts.
 // Plain types and constants: the islands import them and stay small.
-import type { FulfilmentStatus, PaymentStatus } from './order-status.ts';
+import type { FulfilmentStatus, PaymentStatus } from '../domain/order-status.ts';
 
 export const ORDERS_PAGE_SIZE = 25;
 export const CUSTOMERS_PAGE_SIZE = 10;

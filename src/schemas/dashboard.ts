@@ -1,5 +1,5 @@
 // What the dashboard endpoint answers and the dashboard screen shows (back office §2).
-import type { FulfilmentStatus } from './order-status.ts';
+import type { FulfilmentStatus } from '../domain/order-status.ts';
 
 export interface DashboardOrder {
   number: string;

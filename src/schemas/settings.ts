@@ -3,7 +3,7 @@
 // message the French text the owner reads next to the field. Written with zod/mini, small enough
 // for the back office's island. Money is stored in cents; the screen shows euros.
 import * as z from 'zod/mini';
-import { CURRENCIES } from './currencies.ts';
+import { CURRENCIES } from '../domain/currencies.ts';
 import { multiLine, singleLine } from './text.ts';
 
 /** §5: the three promo code messages, verbatim. */

@@ -2,7 +2,7 @@
 // endpoint's answer, docs/commerce-api.md) and an order as its buyer sees it (success and account
 // pages). The server's services are typed by these, so the islands never keep a copy by hand.
 import { z } from 'zod';
-import { CURRENCIES } from './currencies.ts';
+import { CURRENCIES } from '../domain/currencies.ts';
 
 export const LOCALES = ['fr', 'en'] as const;
 export const localeSchema = z.enum(LOCALES);
@@ -87,7 +87,7 @@ export const buyerOrderSchema = z.object({
   /** When it was placed (ISO 8601). */
   date: z.string(),
   locale: localeSchema,
-  /** A payment status of src/schemas/order-status.ts, or an unknown value shown raw. */
+  /** A payment status of src/domain/order-status.ts, or an unknown value shown raw. */
   paymentStatus: z.string(),
   currency: z.string(),
   subtotalCents: z.number().int(),

@@ -1,7 +1,7 @@
 // Gallery behaviour in plain TypeScript: keyboard-operable tabs, the detail overlay (a modal
 // dialog with its own URL, ?work=<slug>), live availability, and the add-to-cart buttons.
 import { $cartCount, addToCart, AddToCartError, apiErrorText } from '../stores/cart.ts';
-import { isLowStock } from '../lib/low-stock.ts';
+import { isLowStock } from '../domain/low-stock.ts';
 import { afterLoad } from './after-load.ts';
 import { lockScroll, trapFocus, unlockScroll } from './layers.ts';
 import { openZoom, type ZoomLabels } from './zoom.ts';

@@ -19,7 +19,7 @@ import { prepareDatabase } from '#api/catalog/seed.ts';
 import { sweepExpiredHolds } from '#api/checkout/index.ts';
 import { openDatabase, type Database } from '#api/db/index.ts';
 import type { FaultPoint } from '#api/faults.ts';
-import { Fulfilment, Payment } from '../../src/schemas/order-status.ts';
+import { Fulfilment, Payment } from '../../src/domain/order-status.ts';
 import { checkoutRequest } from '../helpers/checkout.ts';
 import { testDbKind } from '../helpers/db.ts';
 import { makeArtwork, makeUser } from '../helpers/factories.ts';

@@ -9,7 +9,7 @@ import {
   type CustomerDetailView,
   type EraseResult,
 } from '../../schemas/admin-customers.ts';
-import { FULFILMENT_LABELS, paymentLabel } from '../../schemas/order-status.ts';
+import { FULFILMENT_LABELS, paymentLabel } from '../../domain/order-status.ts';
 import { adminCall, euros, frenchDate } from '../api.ts';
 import ConfirmDialog from '../settings/ConfirmDialog.tsx';
 import { BUTTON, INPUT, rich, type Translate } from '../settings/kit.tsx';

@@ -4,7 +4,7 @@
 // invoices to download, and the history from the audit log. Read fresh from the server on open.
 import { useEffect, useState, type ReactNode } from 'react';
 import type { OrderDetail } from '../../schemas/admin-orders.ts';
-import { FULFILMENT_LABELS } from '../../schemas/order-status.ts';
+import { FULFILMENT_LABELS } from '../../domain/order-status.ts';
 import { adminCall, euros, frenchDate } from '../api.ts';
 import { rich, type Translate } from '../settings/kit.tsx';
 import Modal from '../Modal.tsx';

@@ -1,6 +1,6 @@
 // The read-only labels of an order row (back office §4): its payment ('Payée'; an unknown value
 // raw, in grey) and the withdrawal request (issue 13 point 9), as text a screen reader reads too.
-import { paymentLabel } from '../../schemas/order-status.ts';
+import { paymentLabel } from '../../domain/order-status.ts';
 
 const PILL = 'inline-flex items-center rounded-full border px-2 py-0.5 text-xs font-medium';
 

@@ -3,7 +3,7 @@
 // how card payments are really taken (Stripe's mode and whether its keys are set). No bank
 // transfer: the shop does not take one, so there is nothing to tick.
 import type { ReactNode } from 'react';
-import { CURRENCIES } from '../../schemas/currencies.ts';
+import { CURRENCIES } from '../../domain/currencies.ts';
 import type { PaymentState, SiteSettings } from '../../schemas/settings.ts';
 import type { CommerceDraft } from './drafts.ts';
 import { Field, INPUT, rich, type Translate } from './kit.tsx';
