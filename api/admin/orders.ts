@@ -28,6 +28,7 @@ import {
   type FulfilmentStatus,
   type PaymentStatus,
 } from '../../src/domain/order-status.ts';
+import { formatMoney } from '../../src/domain/money.ts';
 import { requestPublish } from '../build/publish.ts';
 import { timeOf, type Clock } from '../clock.ts';
 import type { Database, Executor } from '../db/index.ts';
@@ -253,14 +254,11 @@ const ACTIONS: Record<string, string> = {
   'order.erase': 'Données personnelles effacées',
 };
 
-const frenchMoney = (cents: number, currency: string) =>
-  new Intl.NumberFormat('fr-FR', { style: 'currency', currency }).format(cents / 100);
-
 function summaryOf(action: string, before: unknown, after: unknown, currency: string): string {
   if (action === 'order.refund') {
     const a = (after ?? {}) as { refunded_cents?: number; credit_note?: string };
     const details = [
-      typeof a.refunded_cents === 'number' ? frenchMoney(a.refunded_cents, currency) : null,
+      typeof a.refunded_cents === 'number' ? formatMoney(a.refunded_cents, currency) : null,
       a.credit_note ? `avoir ${a.credit_note}` : null,
     ].filter(Boolean);
     return `${ACTIONS[action]}${details.length ? ` (${details.join(', ')})` : ''}`;

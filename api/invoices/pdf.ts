@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { formatMoney } from '../../src/domain/money.ts';
 import type { InvoiceKind, InvoiceLine, InvoiceSnapshot } from './index.ts';
 
 const FONT_DIR = path.join('assets', 'fonts', 'pdf');
@@ -76,18 +77,15 @@ const BAND = rgb(0.95, 0.94, 0.92);
 // The gallery's time zone: a payment at 00:30 in Paris is dated that day.
 const TIME_ZONE = 'Europe/Paris';
 
-/** Money as a French reader writes it: `1 234,50 €`, in the order's currency. */
-export function formatMoney(cents: number, currency: string): string {
-  let format = moneyFormats.get(currency);
+/** Money as a French reader writes it: `1 234,50 €`, in the order's currency; a currency code
+ * Intl refuses still prints, so an invoice is never lost to it. */
+function pdfMoney(cents: number, currency: string): string {
   try {
-    format ??= new Intl.NumberFormat('fr-FR', { style: 'currency', currency });
+    return formatMoney(cents, currency);
   } catch {
     return `${(cents / 100).toFixed(2).replace('.', ',')} ${currency}`;
   }
-  moneyFormats.set(currency, format);
-  return format.format(cents / 100);
 }
-const moneyFormats = new Map<string, Intl.NumberFormat>();
 
 const dateFormat = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeZone: TIME_ZONE });
 /** `23 novembre 2026`, in Paris time. */
@@ -145,7 +143,7 @@ export async function renderInvoicePdf(
   if (kind !== snapshot.kind) throw new Error(`A ${snapshot.kind} cannot be printed as a ${kind}.`);
   const credit = kind === 'credit_note';
   const issued = new Date(snapshot.issuedAt);
-  const money = (cents: number) => formatMoney(cents, snapshot.currency);
+  const money = (cents: number) => pdfMoney(cents, snapshot.currency);
 
   const doc = await PDFDocument.create({ updateMetadata: false });
   doc.registerFontkit(parsedFonts);

@@ -2,19 +2,13 @@
 // (storefront §2 "Payment success", §9: shipment in 2–3 business days with tracking, delivery in
 // 3–7 business days, 30-day guarantee) and a notification to the gallery, in French. Both list
 // the works and name the countries; HTML with a plain-text alternative (api/mail/compose.ts).
+import { formatMoney } from '../../src/domain/money.ts';
 import type { OrderSummary } from '../orders/index.ts';
 import type { SiteSettings } from '../settings/index.ts';
 import { composeMail, type MailPart } from './compose.ts';
 import type { MailMessage } from './index.ts';
 
 type Locale = 'fr' | 'en';
-
-function money(locale: Locale, cents: number, currency: string): string {
-  return new Intl.NumberFormat(locale === 'fr' ? 'fr-FR' : 'en', {
-    style: 'currency',
-    currency,
-  }).format(cents / 100);
-}
 
 /** 'PT' → 'Portugal' / 'Portugal', 'NL' → 'Pays-Bas' / 'Netherlands'. */
 export function countryName(locale: Locale, code: string): string {
@@ -96,7 +90,7 @@ function addressLines(value: unknown, locale: Locale): string[] {
 /** The works bought and the amounts, as mail parts. */
 function orderParts(order: OrderSummary, locale: Locale): MailPart[] {
   const t = TEXT[locale];
-  const m = (c: number) => money(locale, c, order.currency);
+  const m = (c: number) => formatMoney(c, order.currency, locale);
   return [
     {
       lines: order.lines.map((l) => ({
@@ -178,7 +172,7 @@ export function galleryOrderNotification(order: OrderSummary, settings: SiteSett
     to: settings.contact_email,
     from: { name: settings.site_title, address: settings.contact_email },
     replyTo: { name: order.name, address: order.email },
-    subject: `[Galerie] Nouvelle commande payée ${order.number} — ${money('fr', order.totalCents, order.currency)}`,
+    subject: `[Galerie] Nouvelle commande payée ${order.number} — ${formatMoney(order.totalCents, order.currency)}`,
     ...body,
   };
 }

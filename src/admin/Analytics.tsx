@@ -12,6 +12,7 @@ import {
   type AnalyticsPeriod,
 } from '../schemas/analytics.ts';
 import { adminCall } from './api.ts';
+import { formatWholeMoney } from '../domain/money.ts';
 import ChartPanel, { type ChartSpec } from './analytics/ChartPanel.tsx';
 import {
   bestBucket,
@@ -20,7 +21,6 @@ import {
   formatRate,
   frenchDay,
   frenchDays,
-  money,
   zeroAnalytics,
   type Trend,
 } from './analytics/format.ts';
@@ -88,7 +88,7 @@ export default function Analytics({ initial, texts, privacyHref }: Props) {
   }
 
   const { currency, summary, customers } = data;
-  const eur = (cents: number) => money(cents, currency);
+  const eur = (cents: number) => formatWholeMoney(cents, currency);
   const unit = t(`unit.${data.period}`);
   const showData = { show: t('showData'), hide: t('hideData') };
   const dates =

@@ -21,7 +21,8 @@ import {
 } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { LOW_STOCK, type AdminArtwork, type ArtworkListQuery } from '../schemas/artworks.ts';
-import { adminCall, announceChange, euros, type AdminError } from './api.ts';
+import { formatMoney } from '../domain/money.ts';
+import { adminCall, announceChange, type AdminError } from './api.ts';
 import ArtworkForm from './ArtworkForm.tsx';
 
 type Texts = Record<string, string>;
@@ -300,7 +301,7 @@ export default function Artworks({ initial, texts }: Props) {
                     <p className="text-sm text-black/75">
                       {[work.dimensions, work.year].filter(Boolean).join(' · ')}
                     </p>
-                    <p className="font-medium">{euros(work.priceCents)}</p>
+                    <p className="font-medium">{formatMoney(work.priceCents)}</p>
                     <p className="text-sm">
                       {work.type === 'print'
                         ? t('stock', { n: work.stock })

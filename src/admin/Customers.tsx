@@ -16,7 +16,8 @@ import type {
   CustomerListView,
   EraseResult,
 } from '../schemas/admin-customers.ts';
-import { adminCall, euros, frenchDate } from './api.ts';
+import { formatMoney } from '../domain/money.ts';
+import { adminCall, frenchDate } from './api.ts';
 import CustomerDetail from './customers/CustomerDetail.tsx';
 import { searchOf, sortedBy } from './customers/query.ts';
 import { BUTTON, Banners, translator, type Banner, type Texts } from './settings/kit.tsx';
@@ -126,7 +127,7 @@ export default function Customers({ query: initialQuery, initial, initialError, 
   const never = t('never');
   const date = (iso: string | null) => (iso ? frenchDate(iso) : never);
   const name = (row: CustomerRow) => row.name ?? t('noName');
-  const money = (cents: number) => euros(cents, data.currency);
+  const money = (cents: number) => formatMoney(cents, data.currency);
   const open = (row: CustomerRow) => setDetail(row.email);
   const rowId = (row: CustomerRow, place: string) =>
     `customer-${place}-${row.email.toLowerCase().replace(/[^a-z0-9]/g, '-')}`;

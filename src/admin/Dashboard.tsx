@@ -3,7 +3,8 @@
 // at 0 (the works count kept) and the list emptied.
 import { useState } from 'react';
 import type { Dashboard as Data } from '../schemas/dashboard.ts';
-import { adminCall, euros, frenchDate } from './api.ts';
+import { formatMoney } from '../domain/money.ts';
+import { adminCall, frenchDate } from './api.ts';
 
 interface Props {
   initial: Data;
@@ -35,7 +36,7 @@ export default function Dashboard({ initial, texts }: Props) {
   }
 
   const figures: [string, string][] = [
-    [texts['revenue']!, euros(data.revenueCents)],
+    [texts['revenue']!, formatMoney(data.revenueCents)],
     [texts['orders']!, String(data.paidOrders)],
     [texts['worksOnline']!, String(data.worksOnline)],
     [texts['awaiting']!, String(data.awaitingShipment)],
@@ -95,7 +96,7 @@ export default function Dashboard({ initial, texts }: Props) {
                   <tr key={order.number} className="border-b border-black/5 last:border-0">
                     <td className="px-4 py-2 font-mono text-xs">{order.number}</td>
                     <td className="px-4 py-2">{order.customer}</td>
-                    <td className="px-4 py-2">{euros(order.totalCents, order.currency)}</td>
+                    <td className="px-4 py-2">{formatMoney(order.totalCents, order.currency)}</td>
                     <td className="px-4 py-2">{order.statusLabel}</td>
                     <td className="px-4 py-2">{frenchDate(order.date)}</td>
                   </tr>

@@ -23,7 +23,8 @@ import {
   isPaymentStatus,
   type FulfilmentStatus,
 } from '../domain/order-status.ts';
-import { adminCall, announceChange, euros, frenchDate } from './api.ts';
+import { formatMoney } from '../domain/money.ts';
+import { adminCall, announceChange, frenchDate } from './api.ts';
 import CancelDialog, { type CancelChoices } from './orders/CancelDialog.tsx';
 import DetailDialog, { invoiceHref } from './orders/DetailDialog.tsx';
 import ShipDialog, { type Shipment } from './orders/ShipDialog.tsx';
@@ -157,7 +158,7 @@ export default function Orders({ query: initialQuery, initial, initialError, tex
         body.status === 'cancelled'
           ? [
               r.refundedCents !== null
-                ? t('refunded', { amount: euros(r.refundedCents, row.currency) })
+                ? t('refunded', { amount: formatMoney(r.refundedCents, row.currency) })
                 : row.payment === 'paid'
                   ? t('notRefunded')
                   : '',
@@ -417,7 +418,7 @@ export default function Orders({ query: initialQuery, initial, initialError, tex
                       {row.type}
                     </td>
                     <td className="px-3 py-3 text-right whitespace-nowrap tabular-nums">
-                      {euros(row.totalCents, row.currency)}
+                      {formatMoney(row.totalCents, row.currency)}
                     </td>
                     <td className="px-3 py-2">{statusControl(row, 'table')}</td>
                     <td className="px-3 py-3 whitespace-nowrap">
@@ -447,7 +448,7 @@ export default function Orders({ query: initialQuery, initial, initialError, tex
                 <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
                   <span className="font-mono text-sm">{row.number}</span>
                   <span className="font-medium tabular-nums">
-                    {euros(row.totalCents, row.currency)}
+                    {formatMoney(row.totalCents, row.currency)}
                   </span>
                 </div>
                 <div>

@@ -53,9 +53,6 @@ export function announceChange(): void {
   window.dispatchEvent(new Event('admin:changed'));
 }
 
-export const euros = (cents: number, currency = 'EUR') =>
-  new Intl.NumberFormat('fr-FR', { style: 'currency', currency }).format(cents / 100);
-
 export const frenchDate = (iso: string) =>
   new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short' }).format(
     new Date(iso),

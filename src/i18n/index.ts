@@ -66,6 +66,8 @@ export function switchLocalePath(url: URL, target: Locale): string {
   return `${localizedPath(target, unlocalizedPath(url.pathname))}${url.search}${url.hash}`;
 }
 
+/** The storefront's price: ',00' is dropped on a whole amount (350 €, 19,99 €), on purpose; the back
+ * office, invoices and mails write every cent with src/domain/money.ts. */
 export function formatPrice(locale: Locale, cents: number, currency: string): string {
   return new Intl.NumberFormat(locale === 'fr' ? 'fr-FR' : 'en', {
     style: 'currency',

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { devices, expect, type Browser, type Page, type Route } from '@playwright/test';
 import sharp from 'sharp';
 import type { OrderDetail, OrderList } from '../../src/schemas/admin-orders.ts';
-import { euros } from '../../src/admin/api.ts';
+import { formatMoney as euros } from '../../src/domain/money.ts';
 import { parseMail } from '../helpers/mail.ts';
 import { E2E_ADMIN, useOwner } from './admin.ts';
 import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';

@@ -5,7 +5,7 @@
 // the component.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Chart as ChartType, ChartConfiguration } from 'chart.js';
-import { money } from './format.ts';
+import { formatWholeMoney } from '../../domain/money.ts';
 
 export interface ChartSpec {
   type: 'line' | 'bar';
@@ -69,7 +69,7 @@ function configOf(spec: ChartSpec, currency: string): ChartConfiguration {
         tooltip: {
           callbacks: {
             label: (item) =>
-              `${item.dataset.label ?? ''} : ${money(item.parsed.y! * 100, currency)}`,
+              `${item.dataset.label ?? ''} : ${formatWholeMoney(item.parsed.y! * 100, currency)}`,
           },
         },
       },
@@ -92,7 +92,7 @@ function configOf(spec: ChartSpec, currency: string): ChartConfiguration {
             maxTicksLimit: 5,
             // Whole units only: an empty chart reads 0 € – 1 €, not 0 € – 1 € – 1 €.
             precision: 0,
-            callback: (value) => money(Number(value) * 100, currency),
+            callback: (value) => formatWholeMoney(Number(value) * 100, currency),
           },
         },
       },

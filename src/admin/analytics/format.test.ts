@@ -7,7 +7,6 @@ import {
   formatRate,
   frenchDay,
   frenchDays,
-  money,
   zeroAnalytics,
 } from './format.ts';
 
@@ -45,17 +44,7 @@ describe('zeroAnalytics (§4: every figure to zero after a failed load)', () => 
   });
 });
 
-describe('money (§9: French format, no decimals, the answer’s currency)', () => {
-  it.each([
-    [123_456, 'EUR', '1 235 €'],
-    [0, 'EUR', '0 €'],
-    [4_200_000, 'EUR', '42 000 €'],
-    [99_950, 'USD', '1 000 $US'],
-    [1_200, 'GBP', '12 £GB'],
-  ])('%i cents in %s → %s', (cents, currency, expected) => {
-    expect(plain(money(cents, currency))).toBe(expected);
-  });
-
+describe('currencySymbol', () => {
   it('names the currency for the chart’s dataset', () => {
     expect(currencySymbol('EUR')).toBe('€');
     expect(currencySymbol('USD')).toBe('$US');

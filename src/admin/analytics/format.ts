@@ -1,5 +1,6 @@
 // The analytics screen's pure helpers (back office §4, §5, §9; issue 12): the zeroed figures a
-// failed load shows, and the French formats of money, percentages and the period's dates.
+// failed load shows, and the French formats of percentages and the period's dates (money, §9 without
+// decimals, is src/domain/money.ts's formatWholeMoney).
 import {
   MONTH_LABELS,
   type Analytics,
@@ -46,22 +47,6 @@ export function zeroAnalytics(
       pageViews: 0,
     },
   };
-}
-
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-/** §9: money in French format without decimals, in the answer's currency: 1 235 €, 1 235 $US. */
-export function money(cents: number, currency = 'EUR'): string {
-  let format = moneyFormats.get(currency);
-  if (!format) {
-    format = new Intl.NumberFormat('fr-FR', {
-      style: 'currency',
-      currency,
-      maximumFractionDigits: 0,
-    });
-    moneyFormats.set(currency, format);
-  }
-  return format.format(cents / 100);
 }
 
 /** The currency's sign as French writes it ('€', '$US', '£GB'), for the chart's 'Ventes (€)'. */

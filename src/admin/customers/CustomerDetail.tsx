@@ -10,7 +10,8 @@ import {
   type EraseResult,
 } from '../../schemas/admin-customers.ts';
 import { FULFILMENT_LABELS, paymentLabel } from '../../domain/order-status.ts';
-import { adminCall, euros, frenchDate } from '../api.ts';
+import { formatMoney } from '../../domain/money.ts';
+import { adminCall, frenchDate } from '../api.ts';
 import ConfirmDialog from '../settings/ConfirmDialog.tsx';
 import { BUTTON, INPUT, rich, type Translate } from '../settings/kit.tsx';
 import Modal from '../Modal.tsx';
@@ -197,8 +198,8 @@ export default function CustomerDetail({ email, t, onClose, onErased }: Props) {
               {(
                 [
                   [t('detail.orders'), String(c.orders)],
-                  [t('detail.spent'), euros(c.spentCents, c.currency)],
-                  [t('detail.average'), euros(c.averageCents, c.currency)],
+                  [t('detail.spent'), formatMoney(c.spentCents, c.currency)],
+                  [t('detail.average'), formatMoney(c.averageCents, c.currency)],
                   [t('detail.firstOrder'), date(c.firstOrderAt)],
                   [t('detail.lastOrder'), date(c.lastOrderAt)],
                 ] as const
@@ -251,7 +252,7 @@ export default function CustomerDetail({ email, t, onClose, onErased }: Props) {
                           </td>
                           <td className="px-3 py-2 whitespace-nowrap">{frenchDate(order.date)}</td>
                           <td className="px-3 py-2 text-right whitespace-nowrap tabular-nums">
-                            {euros(order.totalCents, order.currency)}
+                            {formatMoney(order.totalCents, order.currency)}
                           </td>
                           <td className="px-3 py-2">{status(order)}</td>
                         </tr>
@@ -270,7 +271,7 @@ export default function CustomerDetail({ email, t, onClose, onErased }: Props) {
                       <div className="flex items-baseline justify-between gap-3">
                         <span className="font-mono text-xs">{order.number}</span>
                         <span className="font-medium tabular-nums">
-                          {euros(order.totalCents, order.currency)}
+                          {formatMoney(order.totalCents, order.currency)}
                         </span>
                       </div>
                       <div className="mt-1 flex flex-wrap items-center justify-between gap-x-3 gap-y-1">

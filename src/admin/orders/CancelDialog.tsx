@@ -4,7 +4,8 @@
 // so the owner sees what would go back on sale.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { OrderDetail, OrderRow } from '../../schemas/admin-orders.ts';
-import { adminCall, euros } from '../api.ts';
+import { formatMoney } from '../../domain/money.ts';
+import { adminCall } from '../api.ts';
 import { BUTTON, rich, type Translate } from '../settings/kit.tsx';
 import Modal from '../Modal.tsx';
 
@@ -121,7 +122,7 @@ export default function CancelDialog({ order, t, busy, onConfirm, onClose }: Pro
             name="refund"
             legend={t('cancel.refund')}
             yes={t('cancel.refundYes', {
-              amount: euros(order.totalCents, order.currency),
+              amount: formatMoney(order.totalCents, order.currency),
               customer: order.customerName,
             })}
             no={t('cancel.refundNo')}

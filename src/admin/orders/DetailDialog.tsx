@@ -5,7 +5,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { OrderDetail } from '../../schemas/admin-orders.ts';
 import { FULFILMENT_LABELS } from '../../domain/order-status.ts';
-import { adminCall, euros, frenchDate } from '../api.ts';
+import { formatMoney } from '../../domain/money.ts';
+import { adminCall, frenchDate } from '../api.ts';
 import { rich, type Translate } from '../settings/kit.tsx';
 import Modal from '../Modal.tsx';
 import { PaymentBadge, shortSession, WithdrawalBadge } from './badges.tsx';
@@ -81,7 +82,7 @@ export default function DetailDialog({ id, number, t, onClose }: Props) {
   }
 
   const o = order;
-  const money = (cents: number) => euros(cents, o?.currency);
+  const money = (cents: number) => formatMoney(cents, o?.currency);
   return (
     <Modal
       id="order-detail"

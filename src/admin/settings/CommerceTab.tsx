@@ -4,6 +4,7 @@
 // transfer: the shop does not take one, so there is nothing to tick.
 import type { ReactNode } from 'react';
 import { CURRENCIES } from '../../domain/currencies.ts';
+import { formatWholeMoney } from '../../domain/money.ts';
 import type { PaymentState, SiteSettings } from '../../schemas/settings.ts';
 import type { CommerceDraft } from './drafts.ts';
 import { Field, INPUT, rich, type Translate } from './kit.tsx';
@@ -27,11 +28,6 @@ const symbol = (currency: string) =>
   new Intl.NumberFormat('fr-FR', { style: 'currency', currency, currencyDisplay: 'narrowSymbol' })
     .formatToParts(0)
     .find((part) => part.type === 'currency')?.value ?? currency;
-
-const whole = (cents: number, currency: string) =>
-  new Intl.NumberFormat('fr-FR', { style: 'currency', currency, maximumFractionDigits: 0 }).format(
-    cents / 100,
-  );
 
 const MODE_BADGE: Record<PaymentState['mode'], string> = {
   live: 'border-green-800 bg-green-50 text-green-950',
@@ -141,8 +137,8 @@ export default function CommerceTab({
             <p className="font-medium">{t('currency.warningTitle')}</p>
             <p className="mt-1">
               {t('currency.warning', {
-                before: whole(42_000, saved.currency),
-                after: whole(42_000, draft.currency),
+                before: formatWholeMoney(42_000, saved.currency),
+                after: formatWholeMoney(42_000, draft.currency),
               })}
             </p>
           </div>
