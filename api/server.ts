@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { hasAdmin } from './accounts/users.ts';
+import { afterAnswerSettled } from './background.ts';
 import { BuildError, ensureBuild } from './build/index.ts';
 import { providePublisher } from './build/publish.ts';
 import { Publisher } from './build/publisher.ts';
@@ -269,6 +270,8 @@ async function main(): Promise<void> {
         emulator?.close();
         forgetRunningServer(config.dataDir);
         await visits?.stop();
+        // The account mails requests left to send after answering need the database.
+        await afterAnswerSettled();
         await dbHandle.close();
       },
     });

@@ -2,6 +2,7 @@
 // e-mail verification, password reset and change, on our own session layer (sessions.ts).
 // Nothing here tells a visitor whether an address has an account: signup with a taken address and
 // login with an unknown one cost an Argon2 run and answer exactly like the real thing.
+import { afterAnswer } from '../background.ts';
 import { ipBucket } from '../contact/index.ts';
 import { isUniqueViolation, type Database, type Executor } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
@@ -276,38 +277,40 @@ export async function requestPasswordReset(
   const now = timeOf(deps);
   const locale: Locale = input.locale ?? 'fr';
   await enforceMailLimits(db, 'reset', input.email, meta, now);
-  const delivered = (async () => {
-    const user = await findUserByEmail(db, input.email);
-    if (!user) return;
-    const token = randomToken();
-    await db.transaction().execute(async (trx) => {
-      // Only the newest link works: asking again voids the earlier ones.
-      await trx
-        .deleteFrom('password_reset_tokens')
-        .where('user_id', '=', user.id)
-        .where('used_at', 'is', null)
-        .execute();
-      await trx
-        .insertInto('password_reset_tokens')
-        .values({
-          user_id: user.id,
-          token_hash: hashToken(token),
-          expires_at: new Date(now.getTime() + PASSWORD_RESET_TTL_MS),
-          created_at: now,
-        })
-        .execute();
-    });
-    const settings = deps.settings ?? (await liveSettings(db));
-    await deps.mailer.send(
-      resetPasswordMail(
-        settings,
-        user.email,
-        resetPasswordUrl(deps.siteUrl, token, locale),
-        locale,
-      ),
-    );
-  })().catch((error: unknown) =>
-    log.error({ err: error }, 'Accounts: the password reset mail failed'),
+  const delivered = afterAnswer(
+    (async () => {
+      const user = await findUserByEmail(db, input.email);
+      if (!user) return;
+      const token = randomToken();
+      await db.transaction().execute(async (trx) => {
+        // Only the newest link works: asking again voids the earlier ones.
+        await trx
+          .deleteFrom('password_reset_tokens')
+          .where('user_id', '=', user.id)
+          .where('used_at', 'is', null)
+          .execute();
+        await trx
+          .insertInto('password_reset_tokens')
+          .values({
+            user_id: user.id,
+            token_hash: hashToken(token),
+            expires_at: new Date(now.getTime() + PASSWORD_RESET_TTL_MS),
+            created_at: now,
+          })
+          .execute();
+      });
+      const settings = deps.settings ?? (await liveSettings(db));
+      await deps.mailer.send(
+        resetPasswordMail(
+          settings,
+          user.email,
+          resetPasswordUrl(deps.siteUrl, token, locale),
+          locale,
+        ),
+      );
+    })().catch((error: unknown) =>
+      log.error({ err: error }, 'Accounts: the password reset mail failed'),
+    ),
   );
   return { delivered };
 }
@@ -447,9 +450,11 @@ function sendLater(
   what: string,
   build: (settings: SiteSettings) => MailMessage,
 ): Delivery {
-  const delivered = (async () => {
-    const settings = deps.settings ?? (await liveSettings(deps.db));
-    await deps.mailer.send(build(settings));
-  })().catch((error: unknown) => log.error({ err: error }, `Accounts: the ${what} failed`));
+  const delivered = afterAnswer(
+    (async () => {
+      const settings = deps.settings ?? (await liveSettings(deps.db));
+      await deps.mailer.send(build(settings));
+    })().catch((error: unknown) => log.error({ err: error }, `Accounts: the ${what} failed`)),
+  );
   return { delivered };
 }

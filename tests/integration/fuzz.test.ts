@@ -21,6 +21,7 @@ import type { APIRoute } from 'astro';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAnswerSettled } from '#api/background.ts';
 import { Publisher } from '#api/build/publisher.ts';
 import { providePublisher } from '#api/build/publish.ts';
 import { addToCart, CART_COOKIE, newCartId } from '#api/cart/index.ts';
@@ -130,19 +131,11 @@ async function fingerprint(): Promise<Record<string, string>> {
 
 /**
  * The fingerprint once the work an endpoint does after answering (the reset link a forgotten
- * password asks for is written after the answer, so that its timing says nothing) has settled:
- * three equal readings 10 ms apart, within two seconds.
+ * password asks for is written after the answer, so that its timing says nothing) is over.
  */
 async function settledFingerprint(): Promise<Record<string, string>> {
-  let last = await fingerprint();
-  let same = 0;
-  for (let i = 0; i < 200 && same < 2; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    const now = await fingerprint();
-    same = JSON.stringify(now) === JSON.stringify(last) ? same + 1 : 0;
-    last = now;
-  }
-  return last;
+  await afterAnswerSettled();
+  return fingerprint();
 }
 
 // ── What a request is made of ────────────────────────────────────────────────────────────────
