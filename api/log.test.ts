@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   currentRequestId,
   levelFrom,
@@ -32,15 +32,17 @@ afterEach(() => {
 
 const records = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
 
+// One in-memory PGlite for the file: starting one costs seconds.
+let pglite: PGlite | undefined;
+afterAll(() => pglite?.close());
+
 /** A PostgreSQL error as PGlite throws it: with the query, its parameters and its options. */
 async function pgliteError(sqlText: string, params: unknown[]): Promise<Error> {
-  const db = new PGlite();
+  pglite ??= new PGlite();
   try {
-    await db.query(sqlText, params);
+    await pglite.query(sqlText, params);
   } catch (error) {
     return error as Error;
-  } finally {
-    await db.close();
   }
   throw new Error('expected PGlite to refuse');
 }

@@ -1,23 +1,35 @@
-import { describe, expect, it } from 'vitest';
+// The publish queue against fake timers and builds that end when the test says: what is checked
+// is the order of events (debounce, coalescing, one build at a time), never how long they took.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Publisher } from './publisher.ts';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function fakeBuilds(options: { ms?: number; fail?: (n: number) => boolean } = {}) {
+/** Builds that run until `finish()` ends the oldest one (or at once with `auto`). */
+function fakeBuilds(options: { auto?: boolean; fail?: (n: number) => boolean } = {}) {
   const builds: number[] = [];
+  const forces: boolean[] = [];
+  const running: (() => void)[] = [];
   let concurrent = 0;
   let maxConcurrent = 0;
   return {
     builds,
+    forces,
     get maxConcurrent() {
       return maxConcurrent;
     },
-    publish: async () => {
+    /** Ends the oldest running build; lets the queue react before returning. */
+    async finish() {
+      const end = running.shift();
+      if (!end) throw new Error('no build is running');
+      end();
+      await vi.advanceTimersByTimeAsync(0);
+    },
+    publish: async (_signal: AbortSignal, { force }: { force: boolean }) => {
       const n = builds.length + 1;
       builds.push(n);
+      forces.push(force);
       concurrent += 1;
       maxConcurrent = Math.max(maxConcurrent, concurrent);
-      await sleep(options.ms ?? 80);
+      if (!options.auto) await new Promise<void>((resolve) => running.push(resolve));
       concurrent -= 1;
       if (options.fail?.(n)) throw new Error(`Could not resolve "./Missing.astro" (build ${n})`);
       return `v${n}`;
@@ -25,17 +37,30 @@ function fakeBuilds(options: { ms?: number; fail?: (n: number) => boolean } = {}
   };
 }
 
+const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+
 describe('the publish queue', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('turns three changes within one second into one build', async () => {
     const fake = fakeBuilds();
     const publisher = new Publisher({ publish: fake.publish, debounceMs: 100 });
     publisher.request('a');
-    await sleep(30);
+    await advance(30);
     publisher.request('b');
-    await sleep(30);
+    await advance(30);
     publisher.request('c');
     expect(publisher.status().state).toBe('queued');
-    await sleep(10);
+    await advance(99);
+    expect(fake.builds).toEqual([]);
+    await advance(1);
+    expect(publisher.status().state).toBe('building');
+    await fake.finish();
     await publisher.settled();
     expect(fake.builds).toEqual([1]);
     expect(publisher.status()).toMatchObject({ state: 'idle', version: 'v1', lastError: null });
@@ -43,16 +68,21 @@ describe('the publish queue', () => {
   });
 
   it('runs exactly one more build for changes made during a build, never two at once', async () => {
-    const fake = fakeBuilds({ ms: 150 });
+    const fake = fakeBuilds();
     const publisher = new Publisher({ publish: fake.publish, debounceMs: 20 });
     publisher.request();
-    await sleep(60);
+    await advance(20);
     expect(publisher.status().state).toBe('building');
     publisher.request();
     publisher.request();
     publisher.request();
     expect(publisher.status()).toMatchObject({ state: 'building', pending: true });
-    await sleep(20);
+    await advance(1000);
+    expect(fake.builds).toEqual([1]);
+    await fake.finish();
+    await advance(20);
+    expect(fake.builds).toEqual([1, 2]);
+    await fake.finish();
     await publisher.settled();
     expect(fake.builds).toEqual([1, 2]);
     expect(fake.maxConcurrent).toBe(1);
@@ -60,18 +90,18 @@ describe('the publish queue', () => {
   });
 
   it('reports a failed build with its error line and keeps the served version', async () => {
-    const fake = fakeBuilds({ fail: (n) => n === 2 });
+    const fake = fakeBuilds({ auto: true, fail: (n) => n === 2 });
     const publisher = new Publisher({
       publish: fake.publish,
       debounceMs: 10,
       describe: (e) => (e as Error).message,
     });
     publisher.request();
-    await sleep(20);
+    await advance(10);
     await publisher.settled();
     const ok = publisher.status();
     publisher.request();
-    await sleep(20);
+    await advance(10);
     await publisher.settled();
     expect(publisher.status()).toEqual({
       state: 'failed',
@@ -81,51 +111,47 @@ describe('the publish queue', () => {
       pending: false,
     });
     publisher.request();
-    await sleep(20);
+    await advance(10);
     await publisher.settled();
     expect(publisher.status()).toMatchObject({ state: 'idle', version: 'v3', lastError: null });
   });
 
   it('still publishes during a steady stream of changes (maximum wait)', async () => {
-    const fake = fakeBuilds({ ms: 10 });
+    const fake = fakeBuilds({ auto: true });
     const publisher = new Publisher({ publish: fake.publish, debounceMs: 100, maxWaitMs: 200 });
     for (let i = 0; i < 12; i += 1) {
       publisher.request();
-      await sleep(30);
+      await advance(30);
     }
     expect(fake.builds.length).toBeGreaterThanOrEqual(1);
     await publisher.close();
   });
 
   it('tells the build whether a request forced it, and carries that to the build after', async () => {
-    const forces: boolean[] = [];
-    const publisher = new Publisher({
-      debounceMs: 20,
-      publish: async (_signal, { force }) => {
-        forces.push(force);
-        await sleep(100);
-        return `v${forces.length}`;
-      },
-    });
+    const fake = fakeBuilds();
+    const publisher = new Publisher({ publish: fake.publish, debounceMs: 20 });
     publisher.request('order paid');
-    await sleep(40);
+    await advance(20);
     expect(publisher.status().state).toBe('building');
     publisher.request('requested by hand', { force: true });
     publisher.request('order paid');
-    await sleep(10);
+    await fake.finish();
+    await advance(20);
+    await fake.finish();
     await publisher.settled();
     publisher.request('order paid');
-    await sleep(30);
+    await advance(20);
+    await fake.finish();
     await publisher.settled();
-    expect(forces).toEqual([false, true, false]);
+    expect(fake.forces).toEqual([false, true, false]);
   });
 
   it('drops queued work when closed', async () => {
-    const fake = fakeBuilds();
+    const fake = fakeBuilds({ auto: true });
     const publisher = new Publisher({ publish: fake.publish, debounceMs: 50 });
     publisher.request();
     await publisher.close();
-    await sleep(80);
+    await advance(1000);
     expect(fake.builds).toEqual([]);
   });
 });

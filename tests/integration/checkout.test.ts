@@ -17,6 +17,7 @@ import { orderStatusForSession } from '#api/orders/index.ts';
 import { handleStripeWebhook } from '#api/payments/webhook.ts';
 import { POST as CHECKOUT } from '../../src/pages/api/checkout/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { until } from '../helpers/wait.ts';
 import { callEndpoint } from '../helpers/endpoint.ts';
 import { makeArtwork } from '../helpers/factories.ts';
 import { checkoutRequest } from '../helpers/checkout.ts';
@@ -102,15 +103,6 @@ async function code(promise: Promise<unknown>): Promise<string> {
     throw error;
   }
   return 'ok';
-}
-
-async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 async function orderOf(sessionId: string) {
@@ -361,8 +353,8 @@ describe('fulfilment by webhook', () => {
     const mailsBefore = mails.length;
     await emulator.pay(result.sessionId);
     await until(
-      async () => (await orderOf(result.sessionId)).payment_status === 'paid',
       'the paid order',
+      async () => (await orderOf(result.sessionId)).payment_status === 'paid',
     );
     const order = await orderOf(result.sessionId);
     expect(order).toMatchObject({ status: 'confirmed' });
@@ -370,7 +362,7 @@ describe('fulfilment by webhook', () => {
     expect(await work(original)).toMatchObject({ is_sold: true });
     expect(await activeHolds(original)).toEqual({ count: 0, quantity: 0 });
     expect(await countCart(t.db, cartId)).toBe(0);
-    await until(() => Promise.resolve(mails.length >= mailsBefore + 2), 'the two mails');
+    await until('the two mails', () => Promise.resolve(mails.length >= mailsBefore + 2));
     const confirmation = mails.slice(mailsBefore).find((m) => typeof m.to === 'object');
     expect(confirmation?.subject).toContain(order.order_number);
     expect(confirmation?.text).toContain('2 à 3 jours ouvrés');
@@ -506,8 +498,8 @@ describe('expiry', () => {
     expect(await work(print)).toMatchObject({ stock: 0 });
     await payments.stripe.checkout.sessions.expire(result.sessionId);
     await until(
-      async () => (await orderOf(result.sessionId)).payment_status === 'expired',
       'the expired order',
+      async () => (await orderOf(result.sessionId)).payment_status === 'expired',
     );
     expect(await work(print)).toMatchObject({ stock: 2 });
     expect(await activeHolds(print)).toEqual({ count: 0, quantity: 0 });
@@ -524,8 +516,8 @@ describe('expiry', () => {
     const result = await checkout([{ artworkId: print, quantity: 1 }]);
     await emulator.pay(result.sessionId);
     await until(
-      async () => (await orderOf(result.sessionId)).payment_status === 'paid',
       'the paid order',
+      async () => (await orderOf(result.sessionId)).payment_status === 'paid',
     );
     const session = await payments.stripe.checkout.sessions.retrieve(result.sessionId);
     const expired = JSON.stringify({
@@ -559,8 +551,8 @@ describe('expiry', () => {
     const other = await checkout([{ artworkId: original, quantity: 1 }]);
     await emulator.pay(late.sessionId);
     await until(
-      async () => (await orderOf(late.sessionId)).payment_status === 'refunded',
       'the refunded order',
+      async () => (await orderOf(late.sessionId)).payment_status === 'refunded',
     );
     // The whole payment is back with the buyer, and the order says so (the owner sees the
     // amount and the date in its detail).

@@ -77,7 +77,7 @@ class WebhookReceiver {
         if (!event) throw new Error(`no ${type} for ${sessionId} yet`);
         return event;
       },
-      { timeout: 5000, interval: 10 },
+      { timeout: 120_000, interval: 10 },
     );
   }
 }
@@ -329,7 +329,7 @@ describe('Stripe payment emulator', () => {
     // receiver has recorded the event: wait for that record rather than racing it.
     await vi.waitFor(
       () => expect(emulator.deliveries.filter((d) => d.eventId === event.id)).toHaveLength(1),
-      { timeout: 5000, interval: 10 },
+      { timeout: 120_000, interval: 10 },
     );
     expect(emulator.deliveries.filter((d) => d.eventId === event.id)).toEqual([
       { eventId: event.id, type: 'checkout.session.completed', attempt: 1, status: 200 },
@@ -372,7 +372,7 @@ describe('Stripe payment emulator', () => {
     ]);
     await vi.waitFor(
       () => expect(emulator.deliveries.filter((d) => d.eventId === event.id)).toHaveLength(2),
-      { timeout: 5000, interval: 10 },
+      { timeout: 120_000, interval: 10 },
     );
     expect(emulator.deliveries.filter((d) => d.eventId === event.id)).toEqual([
       { eventId: event.id, type: 'checkout.session.completed', attempt: 1, status: 500 },

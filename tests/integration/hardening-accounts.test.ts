@@ -135,7 +135,7 @@ function mailsTo(email: string, count: number): Promise<MailMessage[]> {
       if (found.length < count) throw new Error(`${found.length} mail(s) to ${email} so far`);
       return found;
     },
-    { timeout: 5000 },
+    { timeout: 120_000 },
   );
 }
 

@@ -17,6 +17,7 @@ import { createEmulatedPayments, providePayments, type Payments } from '#api/pay
 import { handleStripeWebhook } from '#api/payments/webhook.ts';
 import { POST as CHECKOUT } from '../../src/pages/api/checkout/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { until } from '../helpers/wait.ts';
 import { callEndpoint } from '../helpers/endpoint.ts';
 import { makeArtwork } from '../helpers/factories.ts';
 import { checkoutRequest } from '../helpers/checkout.ts';
@@ -131,15 +132,6 @@ async function orderOf(sessionId: string) {
     .select(['id', 'payment_status', 'client_key'])
     .where('stripe_session_id', '=', sessionId)
     .executeTakeFirstOrThrow();
-}
-
-async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 /** `n` checkouts from `ip`, each from a cart of its own holding an original. */
@@ -279,10 +271,10 @@ describe('one checkout in progress per cart', () => {
     expect(await heldBy(work)).toBeUndefined();
     // Its payment page is closed too (expired through the payment provider).
     await until(
+      'the superseded session to expire',
       async () =>
         (await payments.stripe.checkout.sessions.retrieve(first.body.sessionId!)).status ===
         'expired',
-      'the superseded session to expire',
     );
 
     const now = await checkout([{ artworkId: work, quantity: 1 }], rival);
@@ -347,8 +339,8 @@ describe('checkouts in progress per client address', () => {
     // One is paid: room for one more.
     await emulator.pay(made[1]!.sessionId);
     await until(
-      async () => (await orderOf(made[1]!.sessionId)).payment_status === 'paid',
       'the paid order',
+      async () => (await orderOf(made[1]!.sessionId)).payment_status === 'paid',
     );
     expect((await one()).status).toBe(201);
     expect((await one()).status).toBe(429);
@@ -356,8 +348,8 @@ describe('checkouts in progress per client address', () => {
     // One expires: room for one more.
     await payments.stripe.checkout.sessions.expire(made[2]!.sessionId);
     await until(
-      async () => (await orderOf(made[2]!.sessionId)).payment_status === 'expired',
       'the expired order',
+      async () => (await orderOf(made[2]!.sessionId)).payment_status === 'expired',
     );
     expect((await one()).status).toBe(201);
     expect((await one()).status).toBe(429);

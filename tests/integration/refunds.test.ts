@@ -23,6 +23,7 @@ import {
 import { createEmulatedPayments, providePayments, type Payments } from '#api/payments/index.ts';
 import { handleStripeWebhook } from '#api/payments/webhook.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { until } from '../helpers/wait.ts';
 import { makeArtwork, makeOrder, makeUser } from '../helpers/factories.ts';
 import { checkoutRequest } from '../helpers/checkout.ts';
 
@@ -41,15 +42,6 @@ const publishes: string[] = [];
 /** A refund the emulator created (not replayed): distinct ids per payment. */
 const refundsOf = (paymentIntent: string) =>
   new Set(refundAnswers.filter((r) => r.payment_intent === paymentIntent).map((r) => r.id));
-
-async function until(check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 const orderRow = (id: string) =>
   t.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -73,7 +65,7 @@ async function buy(items: CheckoutRequest['items']) {
     siteUrl,
   });
   await emulator.pay(sessionId);
-  await until(async () => (await orderRow(orderId)).payment_status === 'paid', 'the payment');
+  await until('the payment', async () => (await orderRow(orderId)).payment_status === 'paid');
   const order = await orderRow(orderId);
   return { id: orderId, paymentIntent: order.stripe_payment_intent_id!, total: order.total_cents };
 }
