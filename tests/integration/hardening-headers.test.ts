@@ -5,7 +5,6 @@
 // 'unsafe-inline'. Checked on the real built server: prerendered pages, on-demand pages,
 // endpoints, the back office, the 403 page and the payment emulator's page — and on every page of
 // the build, each inline <script> and <style> against the page's own policy.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import type http from 'node:http';
 import net from 'node:net';
@@ -13,16 +12,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCurrent, versionDir } from '#api/build/versions.ts';
-import { prepareDatabase } from '#api/catalog/seed.ts';
 import { openDatabase } from '#api/db/index.ts';
 import { createGalerieServer } from '#api/http/app.ts';
 import { cspHash } from '#api/http/headers.ts';
 import { StaticFiles } from '#api/http/static-files.ts';
 import { testDbKind } from '../helpers/db.ts';
 import { makeUser } from '../helpers/factories.ts';
-
-const root = path.resolve(import.meta.dirname, '..', '..');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { freshShop, startServer, type FreshShop, type RunningServer } from '../helpers/server.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Reading policies and pages the way a browser does.
@@ -130,17 +126,6 @@ function problems(html: string, policies: string[]): string[] {
 
 // ---------------------------------------------------------------------------------------------
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 async function* htmlFiles(dir: string): AsyncGenerator<string> {
   for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
@@ -159,66 +144,29 @@ function expectCommonHeaders(response: Response, what: string): void {
 
 // Processes and a build, not the database kind, are under test: run once, on the embedded one.
 describe.skipIf(testDbKind() !== 'pglite')('the built site, served', () => {
-  let work: string;
+  let shop: FreshShop;
+  let server: RunningServer;
   let dist: string;
   let base: string;
-  let child: ChildProcess | undefined;
-  let exited: Promise<void> | undefined;
-  let output = '';
   let admin: { cookie: string };
   let customer: { cookie: string };
 
   beforeAll(async () => {
-    // Inside the checkout: the server bundle resolves its packages from node_modules upwards.
-    await fs.mkdir(path.join(root, '.cache'), { recursive: true });
-    work = await fs.mkdtemp(path.join(root, '.cache', 'hardening-headers-'));
-    dist = path.join(work, 'dist');
-    const dataDir = path.join(work, 'data');
-    // Prepared before the server holds the embedded database.
-    const handle = await openDatabase({ pgliteDir: path.join(dataDir, 'pgdata') });
-    await prepareDatabase(handle.db, { dataDir });
+    // The golden shop (an https:// site, built): the owner and a customer added before the
+    // server holds the embedded database.
+    shop = await freshShop('hardening-headers');
+    dist = shop.dist;
+    const handle = await openDatabase({ pgliteDir: path.join(shop.dataDir, 'pgdata') });
     admin = await makeUser(handle.db, { role: 'admin' });
     customer = await makeUser(handle.db);
     await handle.close();
-
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, ['api/server.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: '',
-        SMTP_URL: '',
-        STRIPE_SECRET_KEY: '',
-        GALERIE_DIST_DIR: dist,
-        DATA_DIR: dataDir,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        PUBLIC_SITE_URL: base,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    exited = new Promise((resolve) => child!.once('exit', () => resolve()));
-    // The server builds the site first (minutes on a busy machine): wait until it serves pages.
-    let running = true;
-    void exited.then(() => (running = false));
-    while (running) {
-      const health = await fetch(`${base}/api/health`).then(
-        (r) => r.json() as Promise<{ status: string; pages?: string }>,
-        () => null,
-      );
-      if (health?.status === 'ok') return;
-      await sleep(500);
-    }
-    throw new Error(`the server stopped:\n${output}`);
-  }, 900_000);
+    server = await startServer(shop);
+    base = server.base;
+  });
 
   afterAll(async () => {
-    child?.kill('SIGTERM');
-    await exited;
-    await fs.rm(work, { recursive: true, force: true });
+    await server?.stop();
+    shop?.remove();
   });
 
   const get = (pathname: string, cookie?: string) =>
@@ -245,12 +193,12 @@ describe.skipIf(testDbKind() !== 'pglite')('the built site, served', () => {
     expect(seen.style).toBeGreaterThan(pages / 2);
   });
 
-  it('prerendered pages: the headers of every response, Astro’s policy in a <meta>, no HSTS over http', async () => {
+  it('prerendered pages: the headers of every response, Astro’s policy in a <meta>, HSTS on the https:// site', async () => {
     for (const pathname of ['/', '/gallery', '/en/about', '/contact', '/does-not-exist']) {
       const response = await get(pathname);
       expect(response.headers.get('content-type'), pathname).toMatch(/^text\/html/);
       expectCommonHeaders(response, pathname);
-      expect(response.headers.has('strict-transport-security'), pathname).toBe(false);
+      expect(response.headers.get('strict-transport-security'), pathname).toMatch(/^max-age=\d+/);
       const html = await response.text();
       const policies = [response.headers.get('content-security-policy')!, ...metaPolicies(html)];
       expect(policies, pathname).toHaveLength(2);
@@ -321,7 +269,7 @@ describe.skipIf(testDbKind() !== 'pglite')('the built site, served', () => {
       const response = await get(pathname);
       expect(response.status, pathname).toBe(200);
       expectCommonHeaders(response, pathname);
-      expect(response.headers.has('strict-transport-security'), pathname).toBe(false);
+      expect(response.headers.get('strict-transport-security'), pathname).toMatch(/^max-age=\d+/);
     }
     const emulator = await get('/emulator/checkout/cs_test_unknown');
     expect(emulator.headers.get('content-type')).toMatch(/^text\/html/);

@@ -3,14 +3,12 @@
 // then for the rightmost untrusted address, so one client behind the proxy no longer throttles
 // everyone; a made-up Host cannot make a foreign Origin ours; cookies are Secure on an https://
 // site; a 50 MB body is refused at once (413) without being read; unknown methods get 405.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http, { type IncomingMessage } from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareDatabase } from '#api/catalog/seed.ts';
 import { openDatabase } from '#api/db/index.ts';
 import { createGalerieServer, fixedSite, type GalerieServer } from '#api/http/app.ts';
 import type { Client } from '#api/http/client.ts';
@@ -18,9 +16,9 @@ import { parseTrustProxy } from '#api/http/client.ts';
 import type { NodeHandler } from '#api/http/site.ts';
 import { StaticFiles } from '#api/http/static-files.ts';
 import { testDbKind } from '../helpers/db.ts';
+import { freshShop, startServer, type FreshShop, type RunningServer } from '../helpers/server.ts';
+import { GOLDEN_SITE_URL } from '../setup/golden.ts';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const MB = 1024 * 1024;
 
 interface Answer {
@@ -203,17 +201,6 @@ describe('the HTTP layer', () => {
   });
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 /** Bytes the process read through system calls, sockets included (/proc/<pid>/io). */
 async function bytesRead(pid: number): Promise<number> {
   const io = await fs.readFile(`/proc/${pid}/io`, 'utf8');
@@ -227,18 +214,16 @@ async function residentMB(pid: number): Promise<number> {
 
 // The real server and its build: processes, not the database kind, are under test.
 describe.skipIf(testDbKind() !== 'pglite')('the real server behind a trusted proxy', () => {
-  let work: string;
+  let shop: FreshShop;
+  let server: RunningServer;
   let base: string;
-  let child: ChildProcess;
-  let output = '';
   let artworkId: number;
-  const SITE = 'https://galerie.test';
+  // The golden shop's address (tests/setup/golden.ts): an https:// site behind a proxy.
+  const SITE = GOLDEN_SITE_URL;
 
   beforeAll(async () => {
-    await fs.mkdir(path.join(root, '.cache'), { recursive: true });
-    work = await fs.mkdtemp(path.join(root, '.cache', 'hardening-http-'));
-    const handle = await openDatabase({ pgliteDir: path.join(work, 'data', 'pgdata') });
-    await prepareDatabase(handle.db, { dataDir: path.join(work, 'data') });
+    shop = await freshShop('hardening-http');
+    const handle = await openDatabase({ pgliteDir: path.join(shop.dataDir, 'pgdata') });
     const work_ = await handle.db
       .selectFrom('artworks')
       .select('id')
@@ -250,46 +235,17 @@ describe.skipIf(testDbKind() !== 'pglite')('the real server behind a trusted pro
       .executeTakeFirstOrThrow();
     artworkId = work_.id;
     await handle.close();
-
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, ['api/server.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: '',
-        SMTP_URL: '',
-        DATA_DIR: path.join(work, 'data'),
-        GALERIE_DIST_DIR: path.join(work, 'dist'),
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        PUBLIC_SITE_URL: SITE,
-        // The proxy is 127.0.0.1; a client connecting from 127.0.0.2 comes around it.
-        TRUST_PROXY: '127.0.0.1',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    server = await startServer({
+      ...shop,
+      // The proxy is 127.0.0.1; a client connecting from 127.0.0.2 comes around it.
+      env: { TRUST_PROXY: '127.0.0.1' },
     });
-    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    for (let i = 0; i < 480; i++) {
-      const ok = await fetch(`${base}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) return;
-      if (child.exitCode !== null) break;
-      await sleep(500);
-    }
-    throw new Error(`the server did not start:\n${output}`);
-  }, 300_000);
+    base = server.base;
+  });
 
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    if (work) await fs.rm(work, { recursive: true, force: true });
+    await server?.stop();
+    shop?.remove();
   });
 
   const login = (email: string, from: string, forwardedFor?: string) =>
@@ -375,14 +331,18 @@ describe.skipIf(testDbKind() !== 'pglite')('the real server behind a trusted pro
   });
 
   it('refuses a 50 MB body at once, without reading it', async () => {
-    // The catalogue's image variants are encoded in the background after start: measured after.
-    for (let i = 0; i < 480 && !/image variant/.test(output); i++) await sleep(500);
+    // Nothing runs in the background to blur the figures: the golden shop's image variants are
+    // encoded already, so the server had none to prepare.
+    expect(server.output()).not.toMatch(/prepared \d+ image variant/);
     expect((await call(base, '/login')).status).toBe(200);
     // Once, so that what the first refusal allocates for good is not counted below.
     await (
       await flood(base, '/login', 50 * MB, true)
     ).cut;
-    const before = { rss: await residentMB(child.pid!), read: await bytesRead(child.pid!) };
+    const before = {
+      rss: await residentMB(server.child.pid!),
+      read: await bytesRead(server.child.pid!),
+    };
     let sent = 0;
     for (const page of ['/login', '/account'])
       for (const declared of [true, false]) {
@@ -395,9 +355,9 @@ describe.skipIf(testDbKind() !== 'pglite')('the real server behind a trusted pro
         sent += answer.sent;
       }
     // It read at most what the client sent before the answer (not 4 × 50 MB), and kept none.
-    const read = (await bytesRead(child.pid!)) - before.read;
+    const read = (await bytesRead(server.child.pid!)) - before.read;
     expect(read).toBeLessThan(sent + 8 * MB);
-    const rss = await residentMB(child.pid!);
+    const rss = await residentMB(server.child.pid!);
     expect(rss, `${before.rss} MB → ${rss} MB`).toBeLessThan(before.rss + 40);
     // The server still answers on new connections.
     expect((await call(base, '/api/health')).status).toBe(200);
@@ -417,6 +377,6 @@ describe.skipIf(testDbKind() !== 'pglite')('the real server behind a trusted pro
     expect(put.status).toBe(405);
     expect(json(put).error?.code).toBe('method_not_allowed');
     expect(put.headers['allow']).toBe('POST');
-    expect(output).not.toContain('No API Route handler');
+    expect(server.output()).not.toContain('No API Route handler');
   });
 });

@@ -4,30 +4,22 @@
 // write versions beside the served one, and a publish swaps versions while serving. A build that
 // fails serves nothing new, keeps its log and says why.
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs/promises';
-import net from 'node:net';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuildError, buildSnapshot, catalogSnapshot } from '#api/build/index.ts';
 import { listVersions, readCurrent } from '#api/build/versions.ts';
-import { prepareDatabase } from '#api/catalog/seed.ts';
 import { openDatabase } from '#api/db/index.ts';
 import { testDbKind } from '../helpers/db.ts';
 import { makeUser } from '../helpers/factories.ts';
-
-const root = path.resolve(import.meta.dirname, '..', '..');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import {
+  freshShop,
+  root,
+  startServer,
+  type FreshShop,
+  type RunningServer,
+} from '../helpers/server.ts';
+import { until } from '../helpers/wait.ts';
 
 function run(
   args: string[],
@@ -49,48 +41,32 @@ function run(
 
 // Processes and folders, not the database kind, are under test: run once, on the embedded one.
 describe.skipIf(testDbKind() !== 'pglite')('a running server and its built versions', () => {
+  let shop: FreshShop;
   let work: string;
   let dist: string;
+  let site: string;
   let base: string;
-  let server: ReturnType<typeof run>;
+  let server: RunningServer;
   let cookie: string;
-  const env = () => ({ GALERIE_DIST_DIR: dist, HOST: '127.0.0.1', PUBLIC_SITE_URL: '' });
+  const env = () => ({ GALERIE_DIST_DIR: dist, HOST: '127.0.0.1', PUBLIC_SITE_URL: site });
 
   beforeAll(async () => {
-    // Inside the checkout: the server bundle resolves its packages from node_modules upwards.
-    await fs.mkdir(path.join(root, '.cache'), { recursive: true });
-    work = await fs.mkdtemp(path.join(root, '.cache', 'live-server-'));
-    dist = path.join(work, 'dist');
-    // The owner, signed in, prepared before the server holds the embedded database.
-    const handle = await openDatabase({ pgliteDir: path.join(work, 'data', 'pgdata') });
-    await prepareDatabase(handle.db, { dataDir: path.join(work, 'data') });
+    // A fresh shop (the golden one copied: built, images encoded) and the owner, signed in,
+    // prepared before the server holds the embedded database.
+    shop = await freshShop('live-server');
+    ({ work, dist, siteUrl: site } = shop);
+    const handle = await openDatabase({ pgliteDir: path.join(shop.dataDir, 'pgdata') });
     ({ cookie } = await makeUser(handle.db, { role: 'admin' }));
     await handle.close();
-
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    server = run(['api/server.ts'], {
-      ...env(),
-      DATA_DIR: path.join(work, 'data'),
-      PORT: String(port),
-    });
-    for (let i = 0; i < 300; i++) {
-      const ok = await fetch(`${base}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) return;
-      await sleep(500);
-    }
-    throw new Error(
-      `the server did not start:\n${((await Promise.race([server.done, sleep(10)])) as { output?: string } | undefined)?.output ?? ''}`,
-    );
-  }, 240_000);
+    // The build command below gets a database of its own: the same catalogue, another folder.
+    fs.cpSync(shop.dataDir, path.join(work, 'other'), { recursive: true });
+    server = await startServer(shop);
+    base = server.base;
+  });
 
   afterAll(async () => {
-    server?.child.kill('SIGTERM');
-    await server?.done;
-    await fs.rm(work, { recursive: true, force: true });
+    await server?.stop();
+    shop?.remove();
   });
 
   it('keeps serving every page through `npm run build` and a second start on the same checkout', async () => {
@@ -121,28 +97,25 @@ describe.skipIf(testDbKind() !== 'pglite')('a running server and its built versi
       db: 'ok',
       pages: 'ok',
     });
-  }, 240_000);
+  });
 
   it('publishes by hand: a new version is swapped in while serving, two are kept', async () => {
-    const headers = { cookie, origin: base };
+    const headers = { cookie, origin: site };
     const before = (await (await fetch(`${base}/api/admin/publish`, { headers })).json()) as {
       version: string;
     };
     const asked = await fetch(`${base}/api/admin/publish`, { method: 'POST', headers });
     expect(asked.status).toBe(202);
     expect(await asked.json()).toMatchObject({ state: 'queued' });
-    let status = { state: 'queued', version: before.version };
-    for (
-      let i = 0;
-      i < 240 && (status.state !== 'idle' || status.version === before.version);
-      i++
-    ) {
-      await sleep(500);
+    // Pages keep answering while the new version is built and swapped in.
+    const status = await until('the publish to finish', async () => {
       expect((await fetch(`${base}/gallery`)).status).toBe(200);
-      status = (await (
-        await fetch(`${base}/api/admin/publish`, { headers })
-      ).json()) as typeof status;
-    }
+      const now = (await (await fetch(`${base}/api/admin/publish`, { headers })).json()) as {
+        state: string;
+        version: string;
+      };
+      return now.state === 'idle' && now.version !== before.version && now;
+    });
     expect(status.state).toBe('idle');
     expect(status.version).not.toBe(before.version);
     expect(readCurrent(dist)).toBe(status.version);
@@ -150,7 +123,7 @@ describe.skipIf(testDbKind() !== 'pglite')('a running server and its built versi
     expect((await fetch(`${base}/account`)).status).toBe(200);
     // Not for customers or visitors.
     expect((await fetch(`${base}/api/admin/publish`)).status).toBe(403);
-  }, 240_000);
+  });
 
   it('a build that fails serves nothing new, keeps its log and names the error', async () => {
     const handle = await openDatabase({ pgliteDir: path.join(work, 'other', 'pgdata') });
@@ -168,11 +141,11 @@ describe.skipIf(testDbKind() !== 'pglite')('a running server and its built versi
     expect(failure).toBeInstanceOf(BuildError);
     const error = failure as BuildError;
     expect(error.lastLine).toMatch(/contact_email|email/i);
-    expect(await fs.readFile(error.logFile!, 'utf8')).toContain('contact_email');
+    expect(fs.readFileSync(error.logFile!, 'utf8')).toContain('contact_email');
     expect(readCurrent(dist)).toBe(current);
     expect(listVersions(dist)).toEqual(versions);
-    expect(
-      (await fs.readdir(path.join(dist, 'versions'))).filter((n) => n.startsWith('.')),
-    ).toEqual([]);
-  }, 240_000);
+    expect(fs.readdirSync(path.join(dist, 'versions')).filter((n) => n.startsWith('.'))).toEqual(
+      [],
+    );
+  });
 });
