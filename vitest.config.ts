@@ -1,14 +1,45 @@
-// Unit tests sit beside pure code; integration tests run against a real database: always the
-// embedded PGlite, and also PostgreSQL when DATABASE_URL is set (only PostgreSQL, without the
-// unit tests, when VITEST_POSTGRES_ONLY is set too). Each test file gets its own database cloned
-// from a migrated template (tests/setup/global-db.ts).
+// Unit tests sit beside pure code; integration tests run against a real database. Each test file
+// gets its own database cloned from a migrated template (tests/setup/global-db.ts), and a suite
+// that needs a whole shop copies the golden one (tests/setup/golden.ts): so files run side by
+// side, each on its own database, folders and ports.
+//
+// Projects: `unit` and `integration-pglite` (the embedded database: every integration test), and
+// `integration-postgres` when DATABASE_URL is set. The PostgreSQL pass of `npm test`
+// (scripts/test.ts) runs only that project and only the tests tagged below with what differs on
+// PostgreSQL: the tags and their reasons are this table, and nowhere else.
 import { defineConfig } from 'vitest/config';
+
+/** What the PostgreSQL pass runs (`--tags-filter`), each with why PGlite cannot stand for it. */
+export const POSTGRES_TAGS = [
+  {
+    name: 'concurrency',
+    description:
+      'Races between real concurrent transactions (oversell, holds, numbering, promo use, row locks): PGlite is one connection and runs one transaction at a time, so a race proves something only on PostgreSQL.',
+  },
+  {
+    name: 'cluster',
+    description:
+      'Several processes on one database: advisory locks, nodes following each other, one builder and one sweeper at a time. Only PostgreSQL is shared between processes.',
+  },
+  {
+    name: 'pg-driver',
+    description:
+      'What the pg driver and pool do that PGlite does not: connection pools, prepared statements, error objects with detail and constraint fields, connections the server drops.',
+  },
+  {
+    name: 'pg-server',
+    description:
+      'SQL checked against the PostgreSQL server version we deploy on (15; PGlite is 17): migrations replayed from empty, the generated schema, backup and restore across the two kinds.',
+  },
+] as const;
 
 const shared = {
   environment: 'node' as const,
   setupFiles: ['tests/setup/fail-on-console-error.ts'],
-  testTimeout: 30_000,
-  hookTimeout: 120_000,
+  // Bounds on a failure, never what a passing test waits for: a loaded machine (or every file on
+  // one core, `taskset -c 0`) must stay green.
+  testTimeout: 180_000,
+  hookTimeout: 600_000,
 };
 
 const integration = (kind: 'pglite' | 'postgres') => ({
@@ -29,11 +60,16 @@ const unit = {
   },
 };
 
-// Set by .ci/run's PostgreSQL pass: the unit and PGlite tests already ran on the same commit.
+// Set by the PostgreSQL pass (scripts/test.ts): the unit and PGlite tests already ran.
 const postgresOnly = Boolean(process.env['VITEST_POSTGRES_ONLY'] && process.env['DATABASE_URL']);
 
 export default defineConfig({
   test: {
+    // Files run in parallel: most of a file's time is spent waiting for a database, a server
+    // process or a child build, so three workers keep two cores busy.
+    maxWorkers: Number(process.env['VITEST_MAX_WORKERS'] ?? 3),
+    tags: [...POSTGRES_TAGS],
+    reporters: ['default', './tests/setup/vitest-timings.ts'],
     projects: [
       ...(postgresOnly ? [] : [unit, integration('pglite')]),
       ...(process.env['DATABASE_URL'] ? [integration('postgres')] : []),
