@@ -683,20 +683,24 @@ describe('login', () => {
     expect((await new Browser().login(victim.email, victim.password)).status).toBe(200);
   });
 
-  it('counts attempts before checking the password, so parallel guesses cannot slip through', async () => {
-    const user = await account();
-    const attacker = new Browser();
-    const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => attacker.login(user.email, `parallel ${i}`)),
-    );
-    const statuses = answers.map((a) => a.status);
-    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(
-      LOGIN_THROTTLE.accountAddress.freeFailures,
-    );
-    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(
-      12 - LOGIN_THROTTLE.accountAddress.freeFailures,
-    );
-  });
+  it(
+    'counts attempts before checking the password, so parallel guesses cannot slip through',
+    { tags: ['concurrency'] },
+    async () => {
+      const user = await account();
+      const attacker = new Browser();
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => attacker.login(user.email, `parallel ${i}`)),
+      );
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(
+        LOGIN_THROTTLE.accountAddress.freeFailures,
+      );
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(
+        12 - LOGIN_THROTTLE.accountAddress.freeFailures,
+      );
+    },
+  );
 
   it('validates the fields with keys', async () => {
     const answer = await new Browser().send(LOGIN, 'POST', '/api/auth/login', {
@@ -1099,50 +1103,55 @@ describe('administrators', () => {
     ).toHaveLength(1);
   });
 
-  it('refuses an expired invitation and an address that already has an account', async () => {
-    const old = await createAdminInvitation(t.db, newEmail('late'), {
-      siteUrl: ORIGIN,
-      now: () => new Date(Date.now() - 73 * 3600 * 1000),
-    });
-    const input = {
-      fullName: 'Late',
-      password: 'owner password',
-      confirmPassword: 'owner password',
-    };
-    const token = new URL(old.url).searchParams.get('token')!;
-    expect(await errorCode(acceptAdminInvitation({ db: t.db }, { token, ...input }))).toBe(
-      'invalid_token',
-    );
+  it(
+    'refuses an expired invitation and an address that already has an account',
+    { tags: ['pg-driver'] },
+    async () => {
+      const old = await createAdminInvitation(t.db, newEmail('late'), {
+        siteUrl: ORIGIN,
+        now: () => new Date(Date.now() - 73 * 3600 * 1000),
+      });
+      const input = {
+        fullName: 'Late',
+        password: 'owner password',
+        confirmPassword: 'owner password',
+      };
+      const token = new URL(old.url).searchParams.get('token')!;
+      expect(await errorCode(acceptAdminInvitation({ db: t.db }, { token, ...input }))).toBe(
+        'invalid_token',
+      );
 
-    const customer = await account();
-    expect(
-      await errorCode(
-        createAdminInvitation(t.db, customer.email.toUpperCase(), { siteUrl: ORIGIN }),
-      ),
-    ).toBe('account_exists');
-    // An account created after the invitation: the invitation cannot promote or duplicate it.
-    const email = newEmail('raced');
-    const invitation = await createAdminInvitation(t.db, email, { siteUrl: ORIGIN });
-    await account({ email });
-    const answer = await new Browser().send(ACCEPT, 'POST', '/api/admin/invitations/accept', {
-      token: new URL(invitation.url).searchParams.get('token'),
-      ...input,
-    });
-    expect(answer.status).toBe(409);
-    expect(answer.body).toMatchObject({ error: { code: 'account_exists' } });
-    const user = await t.db
-      .selectFrom('users')
-      .select('role')
-      .where('email', '=', email)
-      .executeTakeFirstOrThrow();
-    expect(user.role).toBe('customer');
-    expect(await errorCode(createAdminInvitation(t.db, 'not an email', { siteUrl: ORIGIN }))).toBe(
-      'invalid_input',
-    );
-  });
+      const customer = await account();
+      expect(
+        await errorCode(
+          createAdminInvitation(t.db, customer.email.toUpperCase(), { siteUrl: ORIGIN }),
+        ),
+      ).toBe('account_exists');
+      // An account created after the invitation: the invitation cannot promote or duplicate it.
+      const email = newEmail('raced');
+      const invitation = await createAdminInvitation(t.db, email, { siteUrl: ORIGIN });
+      await account({ email });
+      const answer = await new Browser().send(ACCEPT, 'POST', '/api/admin/invitations/accept', {
+        token: new URL(invitation.url).searchParams.get('token'),
+        ...input,
+      });
+      expect(answer.status).toBe(409);
+      expect(answer.body).toMatchObject({ error: { code: 'account_exists' } });
+      const user = await t.db
+        .selectFrom('users')
+        .select('role')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
+      expect(user.role).toBe('customer');
+      expect(
+        await errorCode(createAdminInvitation(t.db, 'not an email', { siteUrl: ORIGIN })),
+      ).toBe('invalid_input');
+    },
+  );
 
   it.skipIf(testDbKind() !== 'postgres')(
     'npm run admin:invite prints the link, or one line saying why not',
+    { tags: ['cluster'] },
     async () => {
       const run = (...args: string[]) =>
         new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {

@@ -873,38 +873,42 @@ describe('customer_summaries agrees with the one sale rule', () => {
     expect(await kept(t.db)).toEqual(await reference(t.db));
   });
 
-  it('loses no payment when two arrive at once for a new customer', async () => {
-    const work = (await makeArtwork(t.db)).id;
-    const pending = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        makeOrder(t.db, {
-          email: 'rush@example.test',
-          lines: [{ artworkId: work, type: 'print', unitPriceCents: 2_000 }],
-          paidAt: null,
-        }),
-      ),
-    );
-    // Six webhooks in six transactions at the same moment (truly parallel on PostgreSQL).
-    await Promise.all(
-      pending.map((order) =>
-        t.db.transaction().execute(async (trx) => {
-          await trx
-            .updateTable('orders')
-            .set({ payment_status: 'paid', status: 'confirmed', paid_at: NOW })
-            .where('id', '=', order.id)
-            .execute();
-          await sql`SELECT pg_sleep(0.05)`.execute(trx);
-        }),
-      ),
-    );
-    const row = await t.db
-      .selectFrom('customer_summaries')
-      .selectAll()
-      .where('key', '=', 'rush@example.test')
-      .executeTakeFirstOrThrow();
-    expect({ orders: row.orders, spent: Number(row.spent_cents) }).toEqual({
-      orders: 6,
-      spent: 12_000,
-    });
-  });
+  it(
+    'loses no payment when two arrive at once for a new customer',
+    { tags: ['concurrency'] },
+    async () => {
+      const work = (await makeArtwork(t.db)).id;
+      const pending = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          makeOrder(t.db, {
+            email: 'rush@example.test',
+            lines: [{ artworkId: work, type: 'print', unitPriceCents: 2_000 }],
+            paidAt: null,
+          }),
+        ),
+      );
+      // Six webhooks in six transactions at the same moment (truly parallel on PostgreSQL).
+      await Promise.all(
+        pending.map((order) =>
+          t.db.transaction().execute(async (trx) => {
+            await trx
+              .updateTable('orders')
+              .set({ payment_status: 'paid', status: 'confirmed', paid_at: NOW })
+              .where('id', '=', order.id)
+              .execute();
+            await sql`SELECT pg_sleep(0.05)`.execute(trx);
+          }),
+        ),
+      );
+      const row = await t.db
+        .selectFrom('customer_summaries')
+        .selectAll()
+        .where('key', '=', 'rush@example.test')
+        .executeTakeFirstOrThrow();
+      expect({ orders: row.orders, spent: Number(row.spent_cents) }).toEqual({
+        orders: 6,
+        spent: 12_000,
+      });
+    },
+  );
 });

@@ -732,7 +732,7 @@ describe('the day rollups the analytics read (migration 20261123_0750)', () => {
     );
   });
 
-  it('two transactions selling on the same day both count', async () => {
+  it('two transactions selling on the same day both count', { tags: ['concurrency'] }, async () => {
     const work = await makeWorkWithPrint(t.db);
     const day = at('2026-10-02T10:00:00Z');
     await Promise.all(

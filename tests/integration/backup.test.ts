@@ -294,7 +294,7 @@ afterAll(async () => {
   if (tmp) await fs.rm(tmp, { recursive: true, force: true });
 });
 
-describe(`a backup of a ${kind} shop`, () => {
+describe(`a backup of a ${kind} shop`, { tags: ['pg-server'] }, () => {
   it('lists what it holds: rows per table, sequences, migrations, masters but no variants', async () => {
     const manifest = manifestSchema.parse(JSON.parse(await readManifest(archive)));
     expect(manifest.source.kind).toBe(kind);
@@ -325,107 +325,111 @@ async function readManifest(file: string): Promise<string> {
   throw new Error('no manifest');
 }
 
-describe.each(targets)(`restoring a ${kind} backup into an empty %s database`, (target) => {
-  let restored: DatabaseHandle;
-  let restoredDir: string;
+describe.each(targets)(
+  `restoring a ${kind} backup into an empty %s database`,
+  { tags: ['pg-server'] },
+  (target) => {
+    let restored: DatabaseHandle;
+    let restoredDir: string;
 
-  beforeAll(async () => {
-    restored = await emptyDatabase(target);
-    restoredDir = await tempDir(`restored-${target}`);
-    if (target !== kind) {
-      // Moving the shop to the other database with its own DATA_DIR: the masters are already there.
-      for (const name of await listMediaMasters(path.join(sourceDir, 'media'))) {
-        const to = path.join(restoredDir, 'media', name);
-        await fs.mkdir(path.dirname(to), { recursive: true });
-        await fs.copyFile(path.join(sourceDir, 'media', name), to);
+    beforeAll(async () => {
+      restored = await emptyDatabase(target);
+      restoredDir = await tempDir(`restored-${target}`);
+      if (target !== kind) {
+        // Moving the shop to the other database with its own DATA_DIR: the masters are already there.
+        for (const name of await listMediaMasters(path.join(sourceDir, 'media'))) {
+          const to = path.join(restoredDir, 'media', name);
+          await fs.mkdir(path.dirname(to), { recursive: true });
+          await fs.copyFile(path.join(sourceDir, 'media', name), to);
+        }
       }
-    }
-    const result = await restoreBackup({
-      file: archive,
-      db: restored.db,
-      dataDir: restoredDir,
+      const result = await restoreBackup({
+        file: archive,
+        db: restored.db,
+        dataDir: restoredDir,
+      });
+      expect(result.migrated).toEqual([]);
+    }, 120_000);
+
+    it('gives back every row of every table and every sequence, identical', async () => {
+      const after = await snapshot(restored.db);
+      expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
+      for (const table of Object.keys(before)) expect(after[table], table).toEqual(before[table]);
     });
-    expect(result.migrated).toEqual([]);
-  }, 120_000);
 
-  it('gives back every row of every table and every sequence, identical', async () => {
-    const after = await snapshot(restored.db);
-    expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
-    for (const table of Object.keys(before)) expect(after[table], table).toEqual(before[table]);
-  });
+    it('gives back orders, users, settings and media as the application reads them', async () => {
+      for (const [table, order] of [
+        ['orders', 'order_number'],
+        ['order_items', 'id'],
+        ['users', 'email'],
+        ['sessions', 'id'],
+        ['site_settings', 'key'],
+        ['media', 'sha256'],
+        ['invoices', 'id'],
+        ['artworks', 'id'],
+      ] as const)
+        expect(await appRows(restored.db, table, order), table).toEqual(
+          await appRows(source.db, table, order),
+        );
+    });
 
-  it('gives back orders, users, settings and media as the application reads them', async () => {
-    for (const [table, order] of [
-      ['orders', 'order_number'],
-      ['order_items', 'id'],
-      ['users', 'email'],
-      ['sessions', 'id'],
-      ['site_settings', 'key'],
-      ['media', 'sha256'],
-      ['invoices', 'id'],
-      ['artworks', 'id'],
-    ] as const)
-      expect(await appRows(restored.db, table, order), table).toEqual(
-        await appRows(source.db, table, order),
+    it('puts back the master images byte for byte, and no variant', async () => {
+      const masters = await mediaFiles(sourceDir);
+      expect(Object.keys(masters)).toHaveLength(2);
+      expect(await mediaFiles(restoredDir)).toEqual(masters);
+      await expect(fs.access(path.join(restoredDir, 'media', 'variants'))).rejects.toThrow();
+      // No staging folder left behind.
+      expect((await fs.readdir(restoredDir)).filter((n) => n.startsWith('.restore'))).toEqual([]);
+    });
+
+    it('still works: fresh ids, sessions and logins, triggers and rollups', async () => {
+      const db = restored.db;
+      const sequence = await sql<{
+        last: string;
+      }>`SELECT last_value::text AS last FROM artworks_id_seq`.execute(source.db);
+      const work = await makeArtwork(db);
+      expect(work.id).toBe(Number(sequence.rows[0]!.last) + 1);
+
+      const session = await validateSessionToken(db, shop.customerToken);
+      expect(session?.user.email).toBe(shop.customerEmail);
+      const signedIn = await login(
+        { db },
+        { email: shop.adminEmail, password: shop.password },
+        {
+          ip: '203.0.113.9',
+          requireRole: 'admin',
+        },
       );
-  });
+      expect(signedIn.user.role).toBe('admin');
 
-  it('puts back the master images byte for byte, and no variant', async () => {
-    const masters = await mediaFiles(sourceDir);
-    expect(Object.keys(masters)).toHaveLength(2);
-    expect(await mediaFiles(restoredDir)).toEqual(masters);
-    await expect(fs.access(path.join(restoredDir, 'media', 'variants'))).rejects.toThrow();
-    // No staging folder left behind.
-    expect((await fs.readdir(restoredDir)).filter((n) => n.startsWith('.restore'))).toEqual([]);
-  });
+      // Invoices are immutable again (their trigger is back on).
+      await expect(
+        db.updateTable('invoices').set({ number: 'X' }).where('kind', '=', 'invoice').execute(),
+      ).rejects.toThrow();
 
-  it('still works: fresh ids, sessions and logins, triggers and rollups', async () => {
-    const db = restored.db;
-    const sequence = await sql<{
-      last: string;
-    }>`SELECT last_value::text AS last FROM artworks_id_seq`.execute(source.db);
-    const work = await makeArtwork(db);
-    expect(work.id).toBe(Number(sequence.rows[0]!.last) + 1);
-
-    const session = await validateSessionToken(db, shop.customerToken);
-    expect(session?.user.email).toBe(shop.customerEmail);
-    const signedIn = await login(
-      { db },
-      { email: shop.adminEmail, password: shop.password },
-      {
-        ip: '203.0.113.9',
-        requireRole: 'admin',
-      },
-    );
-    expect(signedIn.user.role).toBe('admin');
-
-    // Invoices are immutable again (their trigger is back on).
-    await expect(
-      db.updateTable('invoices').set({ number: 'X' }).where('kind', '=', 'invoice').execute(),
-    ).rejects.toThrow();
-
-    // A new sale is folded into the day's rollup and the customer's summary.
-    await makeOrder(db, {
-      email: shop.customerEmail,
-      lines: [{ artworkId: work.id, type: 'original', unitPriceCents: 5_000 }],
-    });
-    const rollup = await sql<{ day: string; revenue: string; orders: string }>`
+      // A new sale is folded into the day's rollup and the customer's summary.
+      await makeOrder(db, {
+        email: shop.customerEmail,
+        lines: [{ artworkId: work.id, type: 'original', unitPriceCents: 5_000 }],
+      });
+      const rollup = await sql<{ day: string; revenue: string; orders: string }>`
       SELECT day::text AS day, revenue_cents::text AS revenue, orders::text AS orders
       FROM sales_days WHERE orders > 0 ORDER BY day`.execute(db);
-    const computed = await sql<{ day: string; revenue: string; orders: string }>`
+      const computed = await sql<{ day: string; revenue: string; orders: string }>`
       SELECT (paid_at AT TIME ZONE 'Europe/Paris')::date::text AS day,
              sum(total_cents)::text AS revenue, count(*)::text AS orders
       FROM orders WHERE payment_status = 'paid' AND status <> 'cancelled' AND paid_at IS NOT NULL
       GROUP BY 1 ORDER BY 1`.execute(db);
-    expect(rollup.rows).toEqual(computed.rows);
-    const summary = await db
-      .selectFrom('customer_summaries')
-      .select(['orders'])
-      .where('email', '=', shop.customerEmail)
-      .executeTakeFirstOrThrow();
-    expect(Number(summary.orders)).toBe(2);
-  });
-});
+      expect(rollup.rows).toEqual(computed.rows);
+      const summary = await db
+        .selectFrom('customer_summaries')
+        .select(['orders'])
+        .where('email', '=', shop.customerEmail)
+        .executeTakeFirstOrThrow();
+      expect(Number(summary.orders)).toBe(2);
+    });
+  },
+);
 
 describe('a restore refuses, before changing anything', () => {
   let target: DatabaseHandle;
@@ -470,7 +474,7 @@ describe('a restore refuses, before changing anything', () => {
     await refused(file, /newer version of Galerie/);
   });
 
-  it('a database or a media folder that is not empty', async () => {
+  it('a database or a media folder that is not empty', { tags: ['pg-server'] }, async () => {
     const dataDir = await tempDir('not-empty');
     await expect(restoreBackup({ file: archive, db: source.db, dataDir })).rejects.toThrow(
       /target database is not empty/,
@@ -488,7 +492,7 @@ describe('a restore refuses, before changing anything', () => {
   });
 });
 
-describe('the daily backup', () => {
+describe('the daily backup', { tags: ['cluster'] }, () => {
   it('runs once a day by its clock and keeps the newest N', async () => {
     const backupDir = await tempDir('daily');
     let now = new Date('2026-11-24T03:00:00Z');

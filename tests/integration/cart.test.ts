@@ -221,7 +221,7 @@ describe('promo codes and totals', () => {
   });
 });
 
-describe('concurrent adds to one cart', () => {
+describe('concurrent adds to one cart', { tags: ['concurrency'] }, () => {
   it('still let only one original in', async () => {
     const results = await Promise.allSettled([
       addToCart(t.db, cart, originalA, 1),
@@ -235,7 +235,7 @@ describe('concurrent adds to one cart', () => {
 
 // Issue 14 §2: an add is one statement with no lock on the cart row; the database keeps the rules
 // when several tabs add at once (on PostgreSQL these really run concurrently).
-describe('adding in one statement', () => {
+describe('adding in one statement', { tags: ['pg-driver'] }, () => {
   it('answers with the cart exactly as a fresh read sees it', async () => {
     await addToCart(t.db, cart, originalA, 1);
     await applyCartPromo(t.db, cart, 'SASHA25', settings);
@@ -251,18 +251,24 @@ describe('adding in one statement', () => {
     expect(view.promo?.code).toBe('SASHA25');
   });
 
-  it('keeps one original per cart when two tabs add two originals at once', async () => {
-    const results = await Promise.allSettled(
-      Array.from({ length: 12 }, (_, i) => addToCart(t.db, cart, i % 2 ? originalA : originalB, 1)),
-    );
-    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    for (const r of results)
-      if (r.status === 'rejected')
-        expect(['original_limit', 'original_in_cart']).toContain((r.reason as AppError).code);
-    const view = await getCart(t.db, cart, settings);
-    expect(view.lines).toHaveLength(1);
-    expect(view.lines[0]!.quantity).toBe(1);
-  });
+  it(
+    'keeps one original per cart when two tabs add two originals at once',
+    { tags: ['concurrency'] },
+    async () => {
+      const results = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) =>
+          addToCart(t.db, cart, i % 2 ? originalA : originalB, 1),
+        ),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results)
+        if (r.status === 'rejected')
+          expect(['original_limit', 'original_in_cart']).toContain((r.reason as AppError).code);
+      const view = await getCart(t.db, cart, settings);
+      expect(view.lines).toHaveLength(1);
+      expect(view.lines[0]!.quantity).toBe(1);
+    },
+  );
 
   it('is kept by the database itself: a second original line is refused', async () => {
     await addToCart(t.db, cart, originalA, 1);
@@ -274,7 +280,7 @@ describe('adding in one statement', () => {
     ).rejects.toMatchObject({ code: '23505' });
   });
 
-  it('never adds more prints than are left when adds race', async () => {
+  it('never adds more prints than are left when adds race', { tags: ['concurrency'] }, async () => {
     const results = await Promise.allSettled(
       Array.from({ length: 8 }, () => addToCart(t.db, cart, print, 1)),
     );

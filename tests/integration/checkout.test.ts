@@ -279,46 +279,54 @@ describe('checkout', () => {
     expect(await code(checkout([{ artworkId: print, quantity: 5 }]))).toBe('out_of_stock');
   });
 
-  it('lets 1 of 50 concurrent checkouts hold an original; the 49 others are told it is reserved', async () => {
-    const original = await insertWork({
-      slug: 'unique-original',
-      title: 'Unique',
-      type: 'original',
-      priceCents: 1250000,
-      stock: 1,
-    });
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () => code(checkout([{ artworkId: original, quantity: 1 }]))),
-    );
-    expect(results.filter((r) => r === 'ok')).toHaveLength(1);
-    expect(results.filter((r) => r === 'artwork_held')).toHaveLength(49);
-    expect(await activeHolds(original)).toEqual({ count: 1, quantity: 1 });
-    const sessions = await t.db
-      .selectFrom('orders')
-      .innerJoin('order_items', 'order_items.order_id', 'orders.id')
-      .select('orders.stripe_session_id')
-      .where('order_items.artwork_id', '=', original)
-      .where('orders.stripe_session_id', 'is not', null)
-      .execute();
-    expect(sessions).toHaveLength(1);
-  });
+  it(
+    'lets 1 of 50 concurrent checkouts hold an original; the 49 others are told it is reserved',
+    { tags: ['concurrency'] },
+    async () => {
+      const original = await insertWork({
+        slug: 'unique-original',
+        title: 'Unique',
+        type: 'original',
+        priceCents: 1250000,
+        stock: 1,
+      });
+      const results = await Promise.all(
+        Array.from({ length: 50 }, () => code(checkout([{ artworkId: original, quantity: 1 }]))),
+      );
+      expect(results.filter((r) => r === 'ok')).toHaveLength(1);
+      expect(results.filter((r) => r === 'artwork_held')).toHaveLength(49);
+      expect(await activeHolds(original)).toEqual({ count: 1, quantity: 1 });
+      const sessions = await t.db
+        .selectFrom('orders')
+        .innerJoin('order_items', 'order_items.order_id', 'orders.id')
+        .select('orders.stripe_session_id')
+        .where('order_items.artwork_id', '=', original)
+        .where('orders.stripe_session_id', 'is not', null)
+        .execute();
+      expect(sessions).toHaveLength(1);
+    },
+  );
 
-  it('never holds more prints than the stock: 20 concurrent buyers for 5 prints', async () => {
-    const print = await insertWork({
-      slug: 'cinq-print',
-      title: 'Cinq',
-      type: 'print',
-      priceCents: 35000,
-      stock: 5,
-    });
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => code(checkout([{ artworkId: print, quantity: 1 }]))),
-    );
-    expect(results.filter((r) => r === 'ok')).toHaveLength(5);
-    expect(results.filter((r) => r === 'out_of_stock')).toHaveLength(15);
-    expect(await work(print)).toMatchObject({ stock: 0 });
-    expect(await activeHolds(print)).toEqual({ count: 5, quantity: 5 });
-  });
+  it(
+    'never holds more prints than the stock: 20 concurrent buyers for 5 prints',
+    { tags: ['concurrency'] },
+    async () => {
+      const print = await insertWork({
+        slug: 'cinq-print',
+        title: 'Cinq',
+        type: 'print',
+        priceCents: 35000,
+        stock: 5,
+      });
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => code(checkout([{ artworkId: print, quantity: 1 }]))),
+      );
+      expect(results.filter((r) => r === 'ok')).toHaveLength(5);
+      expect(results.filter((r) => r === 'out_of_stock')).toHaveLength(15);
+      expect(await work(print)).toMatchObject({ stock: 0 });
+      expect(await activeHolds(print)).toEqual({ count: 5, quantity: 5 });
+    },
+  );
 
   it('lets the same cart start again: its earlier hold is given back first', async () => {
     const original = await insertWork({
@@ -401,24 +409,28 @@ describe('fulfilment by webhook', () => {
     expect(await work(original)).toMatchObject({ is_sold: true, stock: 0 });
   });
 
-  it('applies a first delivery arriving ten times at once exactly once', async () => {
-    const print = await insertWork({
-      slug: 'dix-print',
-      title: 'Dix',
-      type: 'print',
-      priceCents: 35000,
-      stock: 4,
-    });
-    const result = await checkout([{ artworkId: print, quantity: 1 }]);
-    const session = await payments.stripe.checkout.sessions.retrieve(result.sessionId);
-    const body = completedEvent('concurrent', session);
-    const mailsBefore = mails.length;
-    const outcomes = await Promise.all(Array.from({ length: 10 }, () => deliver(body)));
-    expect(outcomes.filter((o) => o.kind === 'paid')).toHaveLength(1);
-    expect(outcomes.filter((o) => o.kind === 'duplicate')).toHaveLength(9);
-    expect(await work(print)).toMatchObject({ stock: 3 });
-    expect(mails.length).toBe(mailsBefore + 2);
-  });
+  it(
+    'applies a first delivery arriving ten times at once exactly once',
+    { tags: ['concurrency'] },
+    async () => {
+      const print = await insertWork({
+        slug: 'dix-print',
+        title: 'Dix',
+        type: 'print',
+        priceCents: 35000,
+        stock: 4,
+      });
+      const result = await checkout([{ artworkId: print, quantity: 1 }]);
+      const session = await payments.stripe.checkout.sessions.retrieve(result.sessionId);
+      const body = completedEvent('concurrent', session);
+      const mailsBefore = mails.length;
+      const outcomes = await Promise.all(Array.from({ length: 10 }, () => deliver(body)));
+      expect(outcomes.filter((o) => o.kind === 'paid')).toHaveLength(1);
+      expect(outcomes.filter((o) => o.kind === 'duplicate')).toHaveLength(9);
+      expect(await work(print)).toMatchObject({ stock: 3 });
+      expect(mails.length).toBe(mailsBefore + 2);
+    },
+  );
 
   it('refuses a bad or stale signature with 400', async () => {
     const body = JSON.stringify({
@@ -616,38 +628,42 @@ describe('the back office during a checkout (issue 11)', () => {
     expect(await work(original)).toMatchObject({ is_sold: true });
   });
 
-  it('a stock edit racing 20 checkouts never sells more prints than there are', async () => {
-    const print = await insertWork({
-      slug: 'course-print',
-      title: 'Course',
-      type: 'print',
-      priceCents: 30000,
-      stock: 10,
-    });
-    const { version } = await getAdminArtwork(t.db, print);
-    const attempts = Array.from({ length: 20 }, () =>
-      checkout([{ artworkId: print, quantity: 1 }]).then(
-        () => 'held',
+  it(
+    'a stock edit racing 20 checkouts never sells more prints than there are',
+    { tags: ['concurrency'] },
+    async () => {
+      const print = await insertWork({
+        slug: 'course-print',
+        title: 'Course',
+        type: 'print',
+        priceCents: 30000,
+        stock: 10,
+      });
+      const { version } = await getAdminArtwork(t.db, print);
+      const attempts = Array.from({ length: 20 }, () =>
+        checkout([{ artworkId: print, quantity: 1 }]).then(
+          () => 'held',
+          (error: unknown) => (error instanceof AppError ? error.code : String(error)),
+        ),
+      );
+      // The owner lowers the stock to 5, on the version the form was opened on.
+      const edit = updateArtwork({ db: t.db, payments }, print, { version, stock: 5 }, owner).then(
+        () => 'saved',
         (error: unknown) => (error instanceof AppError ? error.code : String(error)),
-      ),
-    );
-    // The owner lowers the stock to 5, on the version the form was opened on.
-    const edit = updateArtwork({ db: t.db, payments }, print, { version, stock: 5 }, owner).then(
-      () => 'saved',
-      (error: unknown) => (error instanceof AppError ? error.code : String(error)),
-    );
-    const results = await Promise.all(attempts);
-    const saved = await edit;
-    const held = results.filter((r) => r === 'held').length;
-    const left = (await work(print)).stock;
-    expect(left).toBeGreaterThanOrEqual(0);
-    // Either the edit came first (5 prints for sale) or a hold changed the version and the
-    // stale edit was refused: never more prints held than existed.
-    if (saved === 'saved') expect(held + left).toBeLessThanOrEqual(10);
-    else expect(saved).toBe('version_conflict');
-    expect(held).toBeLessThanOrEqual(10);
-    expect(results.every((r) => r === 'held' || r === 'out_of_stock')).toBe(true);
-  });
+      );
+      const results = await Promise.all(attempts);
+      const saved = await edit;
+      const held = results.filter((r) => r === 'held').length;
+      const left = (await work(print)).stock;
+      expect(left).toBeGreaterThanOrEqual(0);
+      // Either the edit came first (5 prints for sale) or a hold changed the version and the
+      // stale edit was refused: never more prints held than existed.
+      if (saved === 'saved') expect(held + left).toBeLessThanOrEqual(10);
+      else expect(saved).toBe('version_conflict');
+      expect(held).toBeLessThanOrEqual(10);
+      expect(results.every((r) => r === 'held' || r === 'out_of_stock')).toBe(true);
+    },
+  );
 });
 
 describe('POST /api/checkout', () => {

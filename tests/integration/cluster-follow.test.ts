@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.dispose());
 
-describe('the settings fingerprint the nodes follow', () => {
+describe('the settings fingerprint the nodes follow', { tags: ['cluster'] }, () => {
   it('changes with every save, a switch back to the earlier value included', async () => {
     // A stored row for maintenance, off: the state a site is in once it has been closed once.
     await saveSettings(t.db, { site_maintenance: true, site_title: 'Atelier' });

@@ -441,17 +441,21 @@ describe('rate limiter', () => {
     );
   });
 
-  it('lets exactly `limit` of many concurrent hits through', async () => {
-    const now = new Date();
-    const results = await Promise.all(
-      Array.from({ length: 25 }, () => hit(t.db, 'test:race', rule, now)),
-    );
-    expect(results.filter((r) => r.allowed)).toHaveLength(rule.limit);
-    expect(results.map((r) => r.hits).sort((a, b) => a - b)).toEqual(
-      Array.from({ length: 25 }, (_, i) => i + 1),
-    );
-    // PGlite has one connection and serializes these; the PostgreSQL project really races them.
-  });
+  it(
+    'lets exactly `limit` of many concurrent hits through',
+    { tags: ['concurrency'] },
+    async () => {
+      const now = new Date();
+      const results = await Promise.all(
+        Array.from({ length: 25 }, () => hit(t.db, 'test:race', rule, now)),
+      );
+      expect(results.filter((r) => r.allowed)).toHaveLength(rule.limit);
+      expect(results.map((r) => r.hits).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 25 }, (_, i) => i + 1),
+      );
+      // PGlite has one connection and serializes these; the PostgreSQL project really races them.
+    },
+  );
 
   it('prunes windows older than a day and refuses longer windows', async () => {
     const now = new Date('2026-11-22T10:00:00.000Z');

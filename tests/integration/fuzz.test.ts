@@ -720,7 +720,7 @@ afterAll(async () => {
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 
-describe('every endpoint under random and hostile requests', () => {
+describe('every endpoint under random and hostile requests', { tags: ['pg-driver'] }, () => {
   for (const route of ROUTES) {
     for (const method of Object.keys(route.handlers)) {
       it(`${method} ${route.pattern}`, async () => {

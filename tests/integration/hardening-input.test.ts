@@ -511,7 +511,7 @@ describe('back office', () => {
   });
 });
 
-describe('the safety net (api/http/errors.ts)', () => {
+describe('the safety net (api/http/errors.ts)', { tags: ['pg-driver'] }, () => {
   it('answers a data error PostgreSQL raised 400 invalid_input', async () => {
     // Each one is still logged (a gap in a schema), on purpose here.
     vi.mocked(console.error).mockImplementation(() => {});

@@ -165,7 +165,7 @@ afterEach(() => {
   log.level = previousLevel;
 });
 
-describe('a query failing inside a request', () => {
+describe('a query failing inside a request', { tags: ['pg-driver'] }, () => {
   it('thrown out of the handler: one JSON error line with the request id, no parameter', async () => {
     const response = await send('GET', '/boom');
     expect(response.status).toBe(500);
@@ -240,24 +240,28 @@ describe('signing in', () => {
     expectNoSecret();
   });
 
-  it('while the accounts table is missing: a logged 500, without the address or the password', async () => {
-    await sql`ALTER TABLE users RENAME TO users_away`.execute(t.db);
-    try {
-      const response = await send('POST', '/api/auth/login', {
-        email: secret.email,
-        password: secret.password,
-      });
-      expect(response.status).toBe(500);
-      expect(records()).toEqual([
-        expect.objectContaining({
-          level: 'error',
-          reqId: response.headers.get('x-request-id'),
-          err: expect.objectContaining({ code: '42P01' }) as unknown,
-        }),
-      ]);
-    } finally {
-      await sql`ALTER TABLE users_away RENAME TO users`.execute(t.db);
-    }
-    expectNoSecret();
-  });
+  it(
+    'while the accounts table is missing: a logged 500, without the address or the password',
+    { tags: ['pg-driver'] },
+    async () => {
+      await sql`ALTER TABLE users RENAME TO users_away`.execute(t.db);
+      try {
+        const response = await send('POST', '/api/auth/login', {
+          email: secret.email,
+          password: secret.password,
+        });
+        expect(response.status).toBe(500);
+        expect(records()).toEqual([
+          expect.objectContaining({
+            level: 'error',
+            reqId: response.headers.get('x-request-id'),
+            err: expect.objectContaining({ code: '42P01' }) as unknown,
+          }),
+        ]);
+      } finally {
+        await sql`ALTER TABLE users_away RENAME TO users`.execute(t.db);
+      }
+      expectNoSecret();
+    },
+  );
 });

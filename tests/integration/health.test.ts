@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkHealth } from '#api/health.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
-describe('health', () => {
+describe('health', { tags: ['pg-driver'] }, () => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase();

@@ -119,49 +119,57 @@ afterAll(async () => {
 });
 
 describe('numbering', () => {
-  it('gives 20 concurrent payments the numbers F-000001 to F-000020, each once', async () => {
-    const orders = await Promise.all(Array.from({ length: 20 }, () => pendingOrder()));
-    const outcomes = await Promise.all(orders.map((o) => applyStripeEvent(t.db, paidEvent(o))));
-    expect(outcomes.map((o) => o.kind)).toEqual(Array(20).fill('paid'));
-    const rows = await t.db
-      .selectFrom('invoices')
-      .select(['number', 'sequence', 'order_id'])
-      .where('kind', '=', 'invoice')
-      .execute();
-    expect(rows.map((r) => r.number).sort()).toEqual(
-      Array.from({ length: 20 }, (_, i) => invoiceNumber('invoice', i + 1)),
-    );
-    expect(new Set(rows.map((r) => r.order_id))).toEqual(new Set(orders.map((o) => o.id)));
-    expect(await counter('invoice')).toBe(20);
-  });
+  it(
+    'gives 20 concurrent payments the numbers F-000001 to F-000020, each once',
+    { tags: ['concurrency'] },
+    async () => {
+      const orders = await Promise.all(Array.from({ length: 20 }, () => pendingOrder()));
+      const outcomes = await Promise.all(orders.map((o) => applyStripeEvent(t.db, paidEvent(o))));
+      expect(outcomes.map((o) => o.kind)).toEqual(Array(20).fill('paid'));
+      const rows = await t.db
+        .selectFrom('invoices')
+        .select(['number', 'sequence', 'order_id'])
+        .where('kind', '=', 'invoice')
+        .execute();
+      expect(rows.map((r) => r.number).sort()).toEqual(
+        Array.from({ length: 20 }, (_, i) => invoiceNumber('invoice', i + 1)),
+      );
+      expect(new Set(rows.map((r) => r.order_id))).toEqual(new Set(orders.map((o) => o.id)));
+      expect(await counter('invoice')).toBe(20);
+    },
+  );
 
-  it('gives a rolled-back payment’s number to the next one: no gap, even while it waited', async () => {
-    const before = await counter('invoice');
-    const [failing, next] = [await pendingOrder(), await pendingOrder()];
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    let taken!: (number: string) => void;
-    const numbered = new Promise<string>((resolve) => (taken = resolve));
-    const rolledBack = t.db
-      .transaction()
-      .execute(async (trx) => {
-        taken((await issueInvoice(trx, failing.id, new Date())).number);
-        await gate;
-        throw new Error('the payment failed after its invoice');
-      })
-      .catch((error: unknown) => (error as Error).message);
-    expect(await numbered).toBe(invoiceNumber('invoice', before + 1));
-    // On PostgreSQL this payment waits on the counter row the failing one holds: released once
-    // it does (PGlite runs one transaction at a time: there it waits for the connection).
-    const paid = applyStripeEvent(t.db, paidEvent(next));
-    if (t.kind === 'postgres') await waitingOnALock();
-    release();
-    expect(await rolledBack).toBe('the payment failed after its invoice');
-    expect((await paid).kind).toBe('paid');
-    expect((await findInvoice(t.db, next.id))?.number).toBe(invoiceNumber('invoice', before + 1));
-    expect(await findInvoice(t.db, failing.id)).toBeNull();
-    expect(await counter('invoice')).toBe(before + 1);
-  });
+  it(
+    'gives a rolled-back payment’s number to the next one: no gap, even while it waited',
+    { tags: ['concurrency'] },
+    async () => {
+      const before = await counter('invoice');
+      const [failing, next] = [await pendingOrder(), await pendingOrder()];
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let taken!: (number: string) => void;
+      const numbered = new Promise<string>((resolve) => (taken = resolve));
+      const rolledBack = t.db
+        .transaction()
+        .execute(async (trx) => {
+          taken((await issueInvoice(trx, failing.id, new Date())).number);
+          await gate;
+          throw new Error('the payment failed after its invoice');
+        })
+        .catch((error: unknown) => (error as Error).message);
+      expect(await numbered).toBe(invoiceNumber('invoice', before + 1));
+      // On PostgreSQL this payment waits on the counter row the failing one holds: released once
+      // it does (PGlite runs one transaction at a time: there it waits for the connection).
+      const paid = applyStripeEvent(t.db, paidEvent(next));
+      if (t.kind === 'postgres') await waitingOnALock();
+      release();
+      expect(await rolledBack).toBe('the payment failed after its invoice');
+      expect((await paid).kind).toBe('paid');
+      expect((await findInvoice(t.db, next.id))?.number).toBe(invoiceNumber('invoice', before + 1));
+      expect(await findInvoice(t.db, failing.id)).toBeNull();
+      expect(await counter('invoice')).toBe(before + 1);
+    },
+  );
 
   it('issues one invoice per order: a repeated event or a second call changes nothing', async () => {
     const order = await pendingOrder();

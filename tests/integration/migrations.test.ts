@@ -46,7 +46,7 @@ async function tables(handle: TestDatabase): Promise<string[]> {
   return rows.map((r) => r.table_name);
 }
 
-describe('migrations from an empty database', () => {
+describe('migrations from an empty database', { tags: ['pg-server'] }, () => {
   let empty: TestDatabase;
   beforeAll(async () => {
     empty = await createTestDatabase({ empty: true });
@@ -67,80 +67,84 @@ describe('migrations from an empty database', () => {
   });
 });
 
-describe('linking prints to their originals (20261123_0100_publishing)', () => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await createTestDatabase({ empty: true });
-  });
-  afterAll(() => db.dispose());
+describe(
+  'linking prints to their originals (20261123_0100_publishing)',
+  { tags: ['pg-server'] },
+  () => {
+    let db: TestDatabase;
+    beforeAll(async () => {
+      db = await createTestDatabase({ empty: true });
+    });
+    afterAll(() => db.dispose());
 
-  it('links by the slug convention, else by the French title, and survives renames after', async () => {
-    await migrateTo(db.db, '20261122_0700_accounts');
-    const insert = (slug: string, type: string, title: string) =>
-      db.db
-        .insertInto('artworks')
-        .values({
-          slug,
-          artwork_type: type,
-          title_fr: title,
-          title_en: title,
-          dimensions: '10 x 10 cm',
-          price_cents: 1000,
-          stock: 1,
-        })
+    it('links by the slug convention, else by the French title, and survives renames after', async () => {
+      await migrateTo(db.db, '20261122_0700_accounts');
+      const insert = (slug: string, type: string, title: string) =>
+        db.db
+          .insertInto('artworks')
+          .values({
+            slug,
+            artwork_type: type,
+            title_fr: title,
+            title_en: title,
+            dimensions: '10 x 10 cm',
+            price_cents: 1000,
+            stock: 1,
+          })
+          .execute();
+      await insert('aube-original', 'original', 'Aube');
+      await insert('aube-print', 'print', 'Aube (tirage renommé)');
+      await insert('nuit-bleue', 'original', 'Nuit bleue');
+      await insert('nuit-bleue-copie', 'print', 'nuit bleue ');
+      await insert('seul-print', 'print', 'Seul');
+      await migrateToLatest(db.db);
+
+      const rows = await db.db
+        .selectFrom('artworks as p')
+        .leftJoin('artworks as o', 'o.id', 'p.original_id')
+        .select(['p.slug', 'o.slug as original'])
+        .where('p.artwork_type', '=', 'print')
+        .orderBy('p.slug')
         .execute();
-    await insert('aube-original', 'original', 'Aube');
-    await insert('aube-print', 'print', 'Aube (tirage renommé)');
-    await insert('nuit-bleue', 'original', 'Nuit bleue');
-    await insert('nuit-bleue-copie', 'print', 'nuit bleue ');
-    await insert('seul-print', 'print', 'Seul');
-    await migrateToLatest(db.db);
-
-    const rows = await db.db
-      .selectFrom('artworks as p')
-      .leftJoin('artworks as o', 'o.id', 'p.original_id')
-      .select(['p.slug', 'o.slug as original'])
-      .where('p.artwork_type', '=', 'print')
-      .orderBy('p.slug')
-      .execute();
-    expect(rows).toEqual([
-      { slug: 'aube-print', original: 'aube-original' },
-      { slug: 'nuit-bleue-copie', original: 'nuit-bleue' },
-      { slug: 'seul-print', original: null },
-    ]);
-    await db.db
-      .updateTable('artworks')
-      .set({ title_fr: 'Aurore' })
-      .where('slug', '=', 'aube-original')
-      .execute();
-    const print = await db.db
-      .selectFrom('artworks')
-      .select('original_id')
-      .where('slug', '=', 'aube-print')
-      .executeTakeFirstOrThrow();
-    expect(print.original_id).not.toBeNull();
-  });
-
-  it('refuses an original that names an original, and a print naming itself', async () => {
-    const original = await db.db
-      .selectFrom('artworks')
-      .select('id')
-      .where('slug', '=', 'nuit-bleue')
-      .executeTakeFirstOrThrow();
-    await expect(
-      db.db
+      expect(rows).toEqual([
+        { slug: 'aube-print', original: 'aube-original' },
+        { slug: 'nuit-bleue-copie', original: 'nuit-bleue' },
+        { slug: 'seul-print', original: null },
+      ]);
+      await db.db
         .updateTable('artworks')
-        .set({ original_id: original.id })
+        .set({ title_fr: 'Aurore' })
         .where('slug', '=', 'aube-original')
-        .execute(),
-    ).rejects.toThrow(/artworks_original_id_only_prints/);
-    await expect(
-      sql`UPDATE artworks SET original_id = id WHERE slug = 'seul-print'`.execute(db.db),
-    ).rejects.toThrow(/artworks_original_id_not_self/);
-  });
-});
+        .execute();
+      const print = await db.db
+        .selectFrom('artworks')
+        .select('original_id')
+        .where('slug', '=', 'aube-print')
+        .executeTakeFirstOrThrow();
+      expect(print.original_id).not.toBeNull();
+    });
 
-describe('constraints', () => {
+    it('refuses an original that names an original, and a print naming itself', async () => {
+      const original = await db.db
+        .selectFrom('artworks')
+        .select('id')
+        .where('slug', '=', 'nuit-bleue')
+        .executeTakeFirstOrThrow();
+      await expect(
+        db.db
+          .updateTable('artworks')
+          .set({ original_id: original.id })
+          .where('slug', '=', 'aube-original')
+          .execute(),
+      ).rejects.toThrow(/artworks_original_id_only_prints/);
+      await expect(
+        sql`UPDATE artworks SET original_id = id WHERE slug = 'seul-print'`.execute(db.db),
+      ).rejects.toThrow(/artworks_original_id_not_self/);
+    });
+  },
+);
+
+describe('constraints', { tags: ['pg-server'] }, () => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await createTestDatabase();

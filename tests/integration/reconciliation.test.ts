@@ -164,7 +164,7 @@ afterAll(async () => {
 });
 
 describe('reconciliation', () => {
-  it('fulfils once a paid session whose webhook never arrived', async () => {
+  it('fulfils once a paid session whose webhook never arrived', { tags: ['cluster'] }, async () => {
     webhookUp = false;
     const work = await makeArtwork(t.db, { artwork_type: 'original', price_cents: 80_000 });
     const order = await checkout([{ artworkId: work.id, quantity: 1 }]);
@@ -215,53 +215,57 @@ describe('reconciliation', () => {
     expect(await stock(print.id)).toBe(4);
   });
 
-  it('makes the refund of a late payment that Stripe refused at first, once', async () => {
-    webhookUp = true;
-    const work = await makeArtwork(t.db, { artwork_type: 'original', price_cents: 64_000 });
-    const late = await checkout([{ artworkId: work.id, quantity: 1 }]);
-    // The hold ends (the sweeper, an hour later) and another buyer takes the work; then the
-    // first buyer's session, still open, is paid: too late, so it is refunded — but Stripe is
-    // out of reach for that one call.
-    await sweepExpiredHolds(t.db, new Date(Date.now() + 2 * 3600_000));
-    await checkout([{ artworkId: work.id, quantity: 1 }]);
-    const refunds = vi
-      .spyOn(payments.stripe.refunds, 'create')
-      .mockRejectedValueOnce(new Error('Stripe unreachable'));
-    // Logged on purpose for the owner (tests/setup fails a test on any other console.error).
-    const logged = vi.mocked(console.error).mockImplementation(() => {});
-    try {
-      await emulator.pay(late.sessionId);
-      await expect.poll(() => refunds.mock.calls.length).toBe(1);
-      await expect
-        .poll(async () => (await refundOf(late.orderId)).refund_pending_at)
-        .not.toBeNull();
-      expect(String(logged.mock.calls[0]?.[0])).toContain('REFUND FAILED');
-      expect(await refundOf(late.orderId)).toMatchObject({
-        payment_status: 'refunded',
-        refunded_cents: 0,
-      });
+  it(
+    'makes the refund of a late payment that Stripe refused at first, once',
+    { tags: ['cluster'] },
+    async () => {
+      webhookUp = true;
+      const work = await makeArtwork(t.db, { artwork_type: 'original', price_cents: 64_000 });
+      const late = await checkout([{ artworkId: work.id, quantity: 1 }]);
+      // The hold ends (the sweeper, an hour later) and another buyer takes the work; then the
+      // first buyer's session, still open, is paid: too late, so it is refunded — but Stripe is
+      // out of reach for that one call.
+      await sweepExpiredHolds(t.db, new Date(Date.now() + 2 * 3600_000));
+      await checkout([{ artworkId: work.id, quantity: 1 }]);
+      const refunds = vi
+        .spyOn(payments.stripe.refunds, 'create')
+        .mockRejectedValueOnce(new Error('Stripe unreachable'));
+      // Logged on purpose for the owner (tests/setup fails a test on any other console.error).
+      const logged = vi.mocked(console.error).mockImplementation(() => {});
+      try {
+        await emulator.pay(late.sessionId);
+        await expect.poll(() => refunds.mock.calls.length).toBe(1);
+        await expect
+          .poll(async () => (await refundOf(late.orderId)).refund_pending_at)
+          .not.toBeNull();
+        expect(String(logged.mock.calls[0]?.[0])).toContain('REFUND FAILED');
+        expect(await refundOf(late.orderId)).toMatchObject({
+          payment_status: 'refunded',
+          refunded_cents: 0,
+        });
 
-      // A pass within the lease leaves it to the attempt that may still be running…
-      expect(await reconcilePayments(deps(), lock)).toMatchObject({ refunded: 0 });
-      // …the next one after it makes the refund, once, and says so on the order.
-      const later = { ...lock, now: new Date(Date.now() + PENDING_LEASE_MS + 60_000) };
-      const passes = await Promise.all([
-        reconcilePayments(deps(), later),
-        reconcilePayments(deps(), later),
-      ]);
-      expect(passes.reduce((n, r) => n + r.refunded, 0)).toBe(1);
-      expect(refunds.mock.calls.length).toBe(2);
-      const done = await refundOf(late.orderId);
-      expect(done).toMatchObject({ refunded_cents: 64_000, refund_pending_at: null });
-      expect(done.stripe_refund_id).toMatch(/^re_/);
-      await expect(
-        payments.stripe.refunds.create({ payment_intent: done.stripe_payment_intent_id! }),
-      ).rejects.toMatchObject({ code: 'charge_already_refunded' });
-      expect(await reconcilePayments(deps(), later)).toMatchObject({ refunded: 0, failed: 0 });
-    } finally {
-      refunds.mockRestore();
-    }
-  });
+        // A pass within the lease leaves it to the attempt that may still be running…
+        expect(await reconcilePayments(deps(), lock)).toMatchObject({ refunded: 0 });
+        // …the next one after it makes the refund, once, and says so on the order.
+        const later = { ...lock, now: new Date(Date.now() + PENDING_LEASE_MS + 60_000) };
+        const passes = await Promise.all([
+          reconcilePayments(deps(), later),
+          reconcilePayments(deps(), later),
+        ]);
+        expect(passes.reduce((n, r) => n + r.refunded, 0)).toBe(1);
+        expect(refunds.mock.calls.length).toBe(2);
+        const done = await refundOf(late.orderId);
+        expect(done).toMatchObject({ refunded_cents: 64_000, refund_pending_at: null });
+        expect(done.stripe_refund_id).toMatch(/^re_/);
+        await expect(
+          payments.stripe.refunds.create({ payment_intent: done.stripe_payment_intent_id! }),
+        ).rejects.toMatchObject({ code: 'charge_already_refunded' });
+        expect(await reconcilePayments(deps(), later)).toMatchObject({ refunded: 0, failed: 0 });
+      } finally {
+        refunds.mockRestore();
+      }
+    },
+  );
 
   it('closes a pending refund the owner made from the Stripe dashboard meanwhile', async () => {
     webhookUp = true;
@@ -296,6 +300,7 @@ describe('reconciliation', () => {
 
   it.skipIf(testDbKind() !== 'postgres')(
     'on PostgreSQL, does nothing while another node holds the advisory lock',
+    { tags: ['cluster'] },
     async () => {
       await t.db.connection().execute(async (other) => {
         await sql`SELECT pg_advisory_lock(${RECONCILE_LOCK_KEY}::bigint)`.execute(other);

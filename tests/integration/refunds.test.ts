@@ -133,62 +133,66 @@ afterAll(async () => {
 });
 
 describe('refundOrder', () => {
-  it('refunds once when asked twice at the same moment, with one credit note referring to the invoice', async () => {
-    const original = await makeArtwork(t.db, { price_cents: 410_000 });
-    const order = await buy([{ artworkId: original.id, quantity: 1 }]);
-    const invoice = (await findInvoice(t.db, order.id))!;
-    expect(invoice.number).toMatch(/^F-\d{6}$/);
+  it(
+    'refunds once when asked twice at the same moment, with one credit note referring to the invoice',
+    { tags: ['concurrency'] },
+    async () => {
+      const original = await makeArtwork(t.db, { price_cents: 410_000 });
+      const order = await buy([{ artworkId: original.id, quantity: 1 }]);
+      const invoice = (await findInvoice(t.db, order.id))!;
+      expect(invoice.number).toMatch(/^F-\d{6}$/);
 
-    const options = { actor: owner, restock: false, reason: 'cancellation' };
-    const results = await Promise.all([
-      refundOrder(t.db, order.id, options),
-      refundOrder(t.db, order.id, options),
-    ]);
-    expect(results.map((r) => r.already).sort()).toEqual([false, true]);
-    expect(results[0].stripeRefundId).toMatch(/^re_/);
-    expect(results[1].stripeRefundId).toBe(results[0].stripeRefundId);
-    expect(results[0].creditNote?.number).toBe(results[1].creditNote?.number);
+      const options = { actor: owner, restock: false, reason: 'cancellation' };
+      const results = await Promise.all([
+        refundOrder(t.db, order.id, options),
+        refundOrder(t.db, order.id, options),
+      ]);
+      expect(results.map((r) => r.already).sort()).toEqual([false, true]);
+      expect(results[0].stripeRefundId).toMatch(/^re_/);
+      expect(results[1].stripeRefundId).toBe(results[0].stripeRefundId);
+      expect(results[0].creditNote?.number).toBe(results[1].creditNote?.number);
 
-    // Stripe's side: one refund of the whole amount, nothing left to refund.
-    expect(refundsOf(order.paymentIntent)).toEqual(new Set([results[0].stripeRefundId]));
-    const refund = await payments.stripe.refunds.retrieve(results[0].stripeRefundId!);
-    expect(refund).toMatchObject({ amount: order.total, payment_intent: order.paymentIntent });
-    await expect(
-      payments.stripe.refunds.create({ payment_intent: order.paymentIntent }),
-    ).rejects.toMatchObject({ code: 'charge_already_refunded' });
+      // Stripe's side: one refund of the whole amount, nothing left to refund.
+      expect(refundsOf(order.paymentIntent)).toEqual(new Set([results[0].stripeRefundId]));
+      const refund = await payments.stripe.refunds.retrieve(results[0].stripeRefundId!);
+      expect(refund).toMatchObject({ amount: order.total, payment_intent: order.paymentIntent });
+      await expect(
+        payments.stripe.refunds.create({ payment_intent: order.paymentIntent }),
+      ).rejects.toMatchObject({ code: 'charge_already_refunded' });
 
-    // Ours: recorded once, cancelled, a credit note with its own number referring to the invoice.
-    expect(await orderRow(order.id)).toMatchObject({
-      payment_status: 'refunded',
-      status: 'cancelled',
-      refunded_cents: order.total,
-      stripe_refund_id: results[0].stripeRefundId,
-    });
-    const note = (await findInvoice(t.db, order.id, 'credit_note'))!;
-    expect(note.number).toMatch(/^A-\d{6}$/);
-    expect(note.totalCents).toBe(-order.total);
-    expect(note.snapshot.refersTo?.number).toBe(invoice.number);
-    const refersTo = await t.db
-      .selectFrom('invoices')
-      .select('refers_to')
-      .where('id', '=', note.id)
-      .executeTakeFirstOrThrow();
-    expect(refersTo.refers_to).toBe(invoice.id);
-    const audits = await t.db
-      .selectFrom('audit_log')
-      .select('action')
-      .where('entity_id', '=', order.id)
-      .orderBy('id')
-      .execute();
-    expect(audits.map((a) => a.action)).toEqual(['order.refund_requested', 'order.refund']);
-    // Without restock the original stays sold.
-    expect(await work(original.id)).toMatchObject({ is_sold: true });
+      // Ours: recorded once, cancelled, a credit note with its own number referring to the invoice.
+      expect(await orderRow(order.id)).toMatchObject({
+        payment_status: 'refunded',
+        status: 'cancelled',
+        refunded_cents: order.total,
+        stripe_refund_id: results[0].stripeRefundId,
+      });
+      const note = (await findInvoice(t.db, order.id, 'credit_note'))!;
+      expect(note.number).toMatch(/^A-\d{6}$/);
+      expect(note.totalCents).toBe(-order.total);
+      expect(note.snapshot.refersTo?.number).toBe(invoice.number);
+      const refersTo = await t.db
+        .selectFrom('invoices')
+        .select('refers_to')
+        .where('id', '=', note.id)
+        .executeTakeFirstOrThrow();
+      expect(refersTo.refers_to).toBe(invoice.id);
+      const audits = await t.db
+        .selectFrom('audit_log')
+        .select('action')
+        .where('entity_id', '=', order.id)
+        .orderBy('id')
+        .execute();
+      expect(audits.map((a) => a.action)).toEqual(['order.refund_requested', 'order.refund']);
+      // Without restock the original stays sold.
+      expect(await work(original.id)).toMatchObject({ is_sold: true });
 
-    // Asked again later: the same answer, nothing new anywhere.
-    const later = await refundOrder(t.db, order.id, options);
-    expect(later).toMatchObject({ already: true, stripeRefundId: results[0].stripeRefundId });
-    expect(refundsOf(order.paymentIntent).size).toBe(1);
-  });
+      // Asked again later: the same answer, nothing new anywhere.
+      const later = await refundOrder(t.db, order.id, options);
+      expect(later).toMatchObject({ already: true, stripeRefundId: results[0].stripeRefundId });
+      expect(refundsOf(order.paymentIntent).size).toBe(1);
+    },
+  );
 
   it('puts an original back on sale and gives print stock back when asked', async () => {
     const original = await makeArtwork(t.db, { price_cents: 300_000 });

@@ -44,7 +44,7 @@ describe('start-up failures', () => {
     );
   });
 
-  describe('a failing migration', () => {
+  describe('a failing migration', { tags: ['pg-server'] }, () => {
     let t: TestDatabase;
     beforeAll(async () => {
       t = await createTestDatabase({ empty: true });

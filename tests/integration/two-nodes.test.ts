@@ -113,6 +113,7 @@ function nginxSite(
 
 describe.skipIf(skipReason !== null)(
   `two nodes behind nginx on one PostgreSQL${skipReason ? ` (skipped: ${skipReason})` : ''}`,
+  { tags: ['cluster'] },
   () => {
     let db: TestDatabase;
     let work: string;
