@@ -31,6 +31,9 @@ export default defineConfig({
   // api/cli/build.ts builds into a fresh directory and swaps it in, so a running site never
   // serves half a build.
   outDir: process.env.GALERIE_OUT_DIR || './dist',
+  // One cache per build (api/build/index.ts): the content layer's store is merged into the next
+  // build that finds it, so builds running at once must not share one.
+  ...(process.env.GALERIE_CACHE_DIR && { cacheDir: process.env.GALERIE_CACHE_DIR }),
   integrations: [react(), precompressIntegration(), headScript],
   // One small stylesheet: inlined, it no longer blocks the first paint behind a request.
   build: { inlineStylesheets: 'always' },

@@ -184,6 +184,11 @@ export async function buildSnapshot(
   // Beside the output directory, not in it: astro build empties its outDir first.
   const snapshotFile = path.join(logsDir(dist), `${id}.snapshot.json`);
   await fs.writeFile(snapshotFile, JSON.stringify(snapshot));
+  // Astro keeps the content layer's entries in its cache folder (node_modules/.astro by default)
+  // and merges what it finds there into the next build: two builds of one checkout at once (a
+  // publish and `npm run build`, two servers of one checkout) would mix their catalogues. Each
+  // build gets a folder of its own.
+  const cacheDir = path.join(logsDir(dist), `${id}.astro-cache`);
   const logFile = path.join(logsDir(dist), `${id}.log`);
   const logStream = createWriteStream(logFile);
   const log = options.log ?? (() => {});
@@ -201,6 +206,7 @@ export async function buildSnapshot(
         env: {
           ...process.env,
           GALERIE_OUT_DIR: outDir,
+          GALERIE_CACHE_DIR: cacheDir,
           GALERIE_CATALOG_SNAPSHOT: snapshotFile,
           PUBLIC_SITE_URL: info.siteUrl,
         },
@@ -251,6 +257,7 @@ export async function buildSnapshot(
   } finally {
     logStream.end();
     await fs.rm(snapshotFile, { force: true });
+    await fs.rm(cacheDir, { recursive: true, force: true });
   }
 }
 
