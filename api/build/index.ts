@@ -207,6 +207,8 @@ export async function buildSnapshot(
           ...process.env,
           GALERIE_OUT_DIR: outDir,
           GALERIE_CACHE_DIR: cacheDir,
+          // Compressed copies by content, shared by the builds of this dist folder.
+          GALERIE_COMPRESS_CACHE: path.join(dist, 'compressed'),
           GALERIE_CATALOG_SNAPSHOT: snapshotFile,
           PUBLIC_SITE_URL: info.siteUrl,
         },

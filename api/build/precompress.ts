@@ -1,5 +1,9 @@
 // Brotli and gzip copies of every compressible built file, made once at build time so the server
-// never compresses a static file per request.
+// never compresses a static file per request. Brotli at its best quality costs most of a second
+// per megabyte, and a publish changes only a few pages: copies are kept by content in a cache
+// shared by the builds of one dist folder (GALERIE_COMPRESS_CACHE, set by api/build/index.ts),
+// so each publish compresses only what it changed.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,27 +24,73 @@ async function* walk(dir: string): AsyncGenerator<string> {
   }
 }
 
-/** Writes `file.br` and `file.gz` beside each compressible file worth compressing. */
-export async function precompressDir(dir: string): Promise<number> {
+/** Entries of the cache unused for this long are removed (a build touches those it uses). */
+const CACHE_TTL_MS = 7 * 24 * 3600_000;
+
+async function compress(bytes: Buffer): Promise<{ br: Buffer; gz: Buffer }> {
+  const [br, gz] = await Promise.all([
+    brotli(bytes, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      },
+    }),
+    gzip(bytes, { level: zlib.constants.Z_BEST_COMPRESSION }),
+  ]);
+  return { br, gz };
+}
+
+/** `bytes` compressed, from the cache when a build compressed the same bytes before. */
+async function compressCached(bytes: Buffer, cache: string | undefined) {
+  if (!cache) return compress(bytes);
+  const key = createHash('sha256').update(bytes).digest('hex');
+  const entry = path.join(cache, key.slice(0, 2), key);
+  try {
+    const [br, gz] = await Promise.all([fs.readFile(`${entry}.br`), fs.readFile(`${entry}.gz`)]);
+    const now = new Date();
+    await Promise.all([fs.utimes(`${entry}.br`, now, now), fs.utimes(`${entry}.gz`, now, now)]);
+    return { br, gz };
+  } catch {
+    const made = await compress(bytes);
+    await fs.mkdir(path.dirname(entry), { recursive: true });
+    // Written whole then renamed: a build running at the same time never reads half an entry.
+    for (const [ext, data] of [
+      ['gz', made.gz],
+      ['br', made.br],
+    ] as const) {
+      const tmp = `${entry}.${ext}.${process.pid}.tmp`;
+      await fs.writeFile(tmp, data);
+      await fs.rename(tmp, `${entry}.${ext}`);
+    }
+    return made;
+  }
+}
+
+async function pruneCache(cache: string): Promise<void> {
+  const oldest = Date.now() - CACHE_TTL_MS;
+  for await (const file of walk(cache)) {
+    const stat = await fs.stat(file).catch(() => null);
+    if (stat && stat.mtimeMs < oldest) await fs.rm(file, { force: true });
+  }
+}
+
+/**
+ * Writes `file.br` and `file.gz` beside each compressible file worth compressing; with `cache`,
+ * reuses the copies of bytes compressed before.
+ */
+export async function precompressDir(dir: string, cache?: string): Promise<number> {
   let count = 0;
   for await (const file of walk(dir)) {
     if (!COMPRESSIBLE.test(file)) continue;
     const bytes = await fs.readFile(file);
     if (bytes.length < MIN_BYTES) continue;
-    const [br, gz] = await Promise.all([
-      brotli(bytes, {
-        params: {
-          [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
-          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-        },
-      }),
-      gzip(bytes, { level: zlib.constants.Z_BEST_COMPRESSION }),
-    ]);
+    const { br, gz } = await compressCached(bytes, cache);
     // A compressed copy that saves nothing is left out; the server then sends the original.
     if (br.length < bytes.length) await fs.writeFile(`${file}.br`, br);
     if (gz.length < bytes.length) await fs.writeFile(`${file}.gz`, gz);
     count++;
   }
+  if (cache) await pruneCache(cache);
   return count;
 }
 
@@ -50,7 +100,10 @@ export function precompressIntegration() {
     name: 'galerie:precompress',
     hooks: {
       'astro:build:done': async ({ dir }: { dir: URL }) => {
-        await precompressDir(fileURLToPath(dir));
+        await precompressDir(
+          fileURLToPath(dir),
+          process.env['GALERIE_COMPRESS_CACHE'] || undefined,
+        );
       },
     },
   };

@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { precompressDir } from './precompress.ts';
+
+describe('precompressing a build', () => {
+  let tmp: string;
+  beforeEach(async () => {
+    tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'galerie-precompress-'));
+  });
+  afterEach(() => fs.rm(tmp, { recursive: true, force: true }));
+
+  const page = `<!doctype html><title>x</title>${'<p>Une œuvre, une page.</p>'.repeat(40)}`;
+
+  async function site(name: string): Promise<string> {
+    const dir = path.join(tmp, name);
+    await fs.mkdir(path.join(dir, 'gallery'), { recursive: true });
+    await fs.writeFile(path.join(dir, 'gallery', 'index.html'), page);
+    await fs.writeFile(path.join(dir, 'tiny.txt'), 'too small to be worth it');
+    await fs.writeFile(path.join(dir, 'photo.webp'), Buffer.alloc(4096));
+    return dir;
+  }
+
+  it('writes brotli and gzip copies of what is worth compressing, and nothing else', async () => {
+    const dir = await site('a');
+    expect(await precompressDir(dir)).toBe(1);
+    const html = path.join(dir, 'gallery', 'index.html');
+    expect(zlib.brotliDecompressSync(await fs.readFile(`${html}.br`)).toString()).toBe(page);
+    expect(zlib.gunzipSync(await fs.readFile(`${html}.gz`)).toString()).toBe(page);
+    const names = await fs.readdir(dir);
+    expect(names.filter((n) => n.endsWith('.br') || n.endsWith('.gz'))).toEqual([]);
+  });
+
+  it('takes the copies of bytes an earlier build compressed from the cache', async () => {
+    const cache = path.join(tmp, 'cache');
+    await precompressDir(await site('first'), cache);
+    const key = createHash('sha256').update(page).digest('hex');
+    const entry = path.join(cache, key.slice(0, 2), key);
+    // What the cache holds is what the next build serves (here, marked to be told apart).
+    const marked = zlib.brotliCompressSync(Buffer.from(`${page}<!-- from the cache -->`));
+    await fs.writeFile(`${entry}.br`, marked);
+    const second = await site('second');
+    await precompressDir(second, cache);
+    expect(await fs.readFile(path.join(second, 'gallery', 'index.html.br'))).toEqual(marked);
+  });
+});
