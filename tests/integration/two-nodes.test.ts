@@ -22,6 +22,7 @@ import { openDatabase } from '#api/db/index.ts';
 import { checkoutRequest } from '../helpers/checkout.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../helpers/db.ts';
 import { makeUser } from '../helpers/factories.ts';
+import { until } from '../helpers/wait.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const NGINX = '/usr/sbin/nginx';
@@ -204,16 +205,15 @@ describe.skipIf(skipReason !== null)(
     async function nodeOf(reply: Reply): Promise<'A' | 'B'> {
       const id = reply.headers['x-request-id'];
       expect(typeof id).toBe('string');
-      for (let i = 0; i < 40; i++) {
+      // nginx writes its line once it has answered.
+      const port = await until(`request ${id as string} in nginx's access log`, () => {
         const line = fs
           .readFileSync(accessLog, 'utf8')
           .split('\n')
           .find((l) => l.endsWith(` id=${id as string}`));
-        const port = line && /upstream=127\.0\.0\.1:(\d+)/.exec(line)?.[1];
-        if (port) return Number(port) === ports.A ? 'A' : 'B';
-        await sleep(50);
-      }
-      throw new Error(`request ${id as string} is not in nginx's access log`);
+        return line && /upstream=127\.0\.0\.1:(\d+)/.exec(line)?.[1];
+      });
+      return Number(port) === ports.A ? 'A' : 'B';
     }
 
     /** Nodes that served the access log's lines for `request` ("POST /api/checkout"). */
@@ -229,16 +229,14 @@ describe.skipIf(skipReason !== null)(
     }
 
     async function healthy(port: number, proc: Proc): Promise<void> {
-      for (let i = 0; i < 480; i++) {
-        if (proc.child.exitCode !== null) break;
-        const ok = await send(`http://127.0.0.1:${port}/api/health`).then(
+      await until(`node on port ${port} to start`, async () => {
+        if (proc.child.exitCode !== null)
+          throw new Error(`node on port ${port} stopped:\n${proc.output().slice(-4000)}`);
+        return send(`http://127.0.0.1:${port}/api/health`).then(
           (r) => r.status === 200,
           () => false,
         );
-        if (ok) return;
-        await sleep(500);
-      }
-      throw new Error(`node on port ${port} did not start:\n${proc.output().slice(-4000)}`);
+      });
     }
 
     beforeAll(async () => {
@@ -341,7 +339,7 @@ describe.skipIf(skipReason !== null)(
       nginx = start(NGINX, ['-p', ngx, '-c', path.join(ngx, 'nginx.conf'), '-e', 'stderr'], {});
       await Promise.all([healthy(ports.A, nodes.A), healthy(ports.B, nodes.B)]);
       ({ cookie: admin } = await makeUser(db.db, { role: 'admin' }));
-    }, 300_000);
+    });
 
     afterAll(async () => {
       await Promise.all([stop(nodes?.A), stop(nodes?.B), stop(nginx, 'SIGQUIT')]);
@@ -465,11 +463,10 @@ describe.skipIf(skipReason !== null)(
       for (const r of refused)
         expect((r.json['error'] as { code: string }).code, r.body).toBe('artwork_held');
       // nginx logs a request once it has answered it: wait for the last lines.
-      let after = upstreamsOf('POST /api/checkout');
-      for (let i = 0; i < 40 && after.A - before.A + after.B - before.B < 50; i++) {
-        await sleep(50);
-        after = upstreamsOf('POST /api/checkout');
-      }
+      const after = await until('nginx to log the 50 checkouts', () => {
+        const now = upstreamsOf('POST /api/checkout');
+        return now.A - before.A + now.B - before.B >= 50 && now;
+      });
       expect(after.A - before.A, 'checkouts served by node A').toBeGreaterThan(0);
       expect(after.B - before.B, 'checkouts served by node B').toBeGreaterThan(0);
       expect(after.A - before.A + after.B - before.B).toBe(50);
@@ -547,13 +544,10 @@ describe.skipIf(skipReason !== null)(
       // sees the new current version. Meanwhile both keep serving the old one.
       const titleOn = async (port: number) =>
         (await send(`http://127.0.0.1:${port}/gallery`)).body.includes(title);
-      for (let i = 0; i < 360; i++) {
-        if ((await titleOn(ports.A)) && (await titleOn(ports.B))) break;
+      await until('both nodes to serve the new title', async () => {
         expect((await send(`http://127.0.0.1:${ports[other]}/gallery`)).status).toBe(200);
-        await sleep(500);
-      }
-      expect(await titleOn(ports.A)).toBe(true);
-      expect(await titleOn(ports.B)).toBe(true);
+        return (await titleOn(ports.A)) && (await titleOn(ports.B));
+      });
       const version = readCurrent(dist)!;
       expect(version).not.toBe(versionBefore);
       // One build ran, on the node that took the change; the other served it without building.
@@ -574,25 +568,21 @@ describe.skipIf(skipReason !== null)(
         headers,
       });
       expect(on.status, on.body).toBe(200);
-      let closed = 0;
-      for (let i = 0; i < 40 && closed !== 503; i++) {
-        await sleep(250);
-        closed = (await send(`http://127.0.0.1:${ports[other]}/gallery`)).status;
-      }
-      expect(closed).toBe(503);
+      await until(
+        'the other node to close for maintenance',
+        async () => (await send(`http://127.0.0.1:${ports[other]}/gallery`)).status === 503,
+      );
       const off = await send(`http://127.0.0.1:${ports[other]}/api/admin/settings`, {
         method: 'PATCH',
         body: { site_maintenance: false },
         headers,
       });
       expect(off.status, off.body).toBe(200);
-      let open = 0;
-      for (let i = 0; i < 40 && open !== 200; i++) {
-        await sleep(250);
-        open = (await send(`http://127.0.0.1:${ports[builder]}/gallery`)).status;
-      }
-      expect(open).toBe(200);
-    }, 240_000);
+      await until(
+        'the builder to open again',
+        async () => (await send(`http://127.0.0.1:${ports[builder]}/gallery`)).status === 200,
+      );
+    });
 
     it('logged no error on either node, and no node failed to follow the other', () => {
       for (const name of ['A', 'B'] as const) {
@@ -646,8 +636,15 @@ describe.skipIf(skipReason !== null)(
         ).toBe('both');
         // A wait ends when the server stops.
         const abort = new AbortController();
-        const blocked = tryClusterLock(db.db, CLUSTER_LOCKS.publish, () => sleep(1000));
-        await sleep(100);
+        let unblock!: () => void;
+        const unblocked = new Promise<void>((resolve) => (unblock = resolve));
+        let blockedIn!: () => void;
+        const inBlocked = new Promise<void>((resolve) => (blockedIn = resolve));
+        const blocked = tryClusterLock(db.db, CLUSTER_LOCKS.publish, async () => {
+          blockedIn();
+          await unblocked;
+        });
+        await inBlocked;
         const stopped = withClusterLock(
           other.db,
           CLUSTER_LOCKS.publish,
@@ -659,6 +656,7 @@ describe.skipIf(skipReason !== null)(
         );
         abort.abort(new Error('shutting down'));
         await expect(stopped).rejects.toThrow('shutting down');
+        unblock();
         await blocked;
       } finally {
         await other.close();
