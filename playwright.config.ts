@@ -1,61 +1,106 @@
-// End-to-end tests against the real built server (api/server.ts) on system Chromium, with a
-// fresh database of their own (tests/e2e/serve.ts). No browser is ever downloaded.
+// End-to-end tests against the real built server (api/server.ts) on system Chromium. No browser is
+// ever downloaded. Three shops, each a real server on a fresh copy of the golden shop
+// (tests/e2e/serve.ts, shops.ts), run side by side, so that what one project changes no other
+// sees:
+// - `chromium`: the storefront's specs, many at a time;
+// - `works`: the owner's walk through the works — it adds, hides, sells, deletes and reorders
+//   them and reads the gallery's order — then the site-wide changes (a publish, maintenance, a
+//   promo code switched off): one at a time;
+// - `owner`: the owner's orders, customers, figures (which count every sale of their shop) and
+//   settings (maintenance, promo codes): one at a time.
+//
+// The PostgreSQL pass of `npm test` (scripts/test.ts) runs only the tests tagged @postgres: the
+// server's own path through the pg pool, which no PGlite run exercises (the reasons:
+// tests/postgres.ts). Nothing a page shows depends on the database kind.
 import { defineConfig, devices } from '@playwright/test';
+import { SHOPS, siteUrlOf } from './tests/e2e/shops.ts';
 
-const PORT = Number(process.env['E2E_PORT'] ?? 4399);
-const baseURL = `http://127.0.0.1:${PORT}`;
+const WORKS_SPECS = /(admin-0-works|live)\.spec\.ts$/;
+const OWNER_SPECS = /admin-(analytics|customers|orders|settings)\.spec\.ts$/;
+const timings = process.env['TEST_TIMINGS_DIR'];
+
+const chromium = {
+  ...devices['Desktop Chrome'],
+  channel: undefined,
+  launchOptions: {
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    args: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  },
+};
+
+const server = (port: number) => ({
+  command: 'node tests/e2e/serve.ts',
+  url: `${siteUrlOf(port)}/api/health`,
+  env: { E2E_PORT: String(port) },
+  // A bound on a failure: the first run after a change makes the golden shop first.
+  timeout: 600_000,
+  reuseExistingServer: false,
+  stdout: 'pipe' as const,
+  stderr: 'pipe' as const,
+  gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 10_000 },
+});
+
+const allProjects = [
+  {
+    name: 'works',
+    shop: SHOPS.works,
+    testMatch: WORKS_SPECS,
+    fullyParallel: false,
+    workers: 1,
+    use: { ...chromium, baseURL: siteUrlOf(SHOPS.works) },
+  },
+  {
+    name: 'owner',
+    shop: SHOPS.owner,
+    testMatch: OWNER_SPECS,
+    fullyParallel: false,
+    workers: 1,
+    use: { ...chromium, baseURL: siteUrlOf(SHOPS.owner) },
+  },
+  {
+    // The name is part of the visual baselines' file names (visual.spec.ts-snapshots).
+    name: 'chromium',
+    shop: SHOPS.shop,
+    testIgnore: [WORKS_SPECS, OWNER_SPECS],
+    use: { ...chromium, baseURL: siteUrlOf(SHOPS.shop) },
+  },
+];
+const only = process.env['E2E_PROJECTS']?.split(',');
+const projects = allProjects.filter((p) => !only || only.includes(p.name));
 
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
   forbidOnly: !!process.env['CI'],
   retries: 0,
-  workers: 2,
-  reporter: [['list']],
-  // One folder per port, so two suites side by side keep their traces and screenshots.
-  outputDir: process.env['E2E_PORT'] ? `test-results/${process.env['E2E_PORT']}` : 'test-results',
-  timeout: 30_000,
-  use: {
-    baseURL,
-    trace: 'retain-on-failure',
-    launchOptions: {
-      executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-      args: [
-        '--headless=new',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    },
-  },
-  projects: [
-    {
-      name: 'chromium',
-      testIgnore: /(live|admin[\w-]*)\.spec\.ts$/,
-      use: { ...devices['Desktop Chrome'], channel: undefined },
-    },
-    // Publishing and maintenance change the whole site: after everything else, alone.
-    {
-      name: 'live',
-      testMatch: /(live|admin[\w-]*)\.spec\.ts$/,
-      // One at a time: they change the whole site.
-      fullyParallel: false,
-      workers: 1,
-      dependencies: ['chromium'],
-      use: { ...devices['Desktop Chrome'], channel: undefined },
-    },
+  // One worker each for the one-at-a-time projects, the storefront the rest (two cores).
+  workers: 3,
+  reporter: [
+    ['list'],
+    ...(timings
+      ? [
+          [
+            'json',
+            { outputFile: `${timings}/e2e-${process.env['TEST_PASS'] ?? 'embedded'}.json` },
+          ] as const,
+        ]
+      : []),
   ],
-  webServer: {
-    command: 'node tests/e2e/serve.ts',
-    url: `${baseURL}/api/health`,
-    env: { E2E_PORT: String(PORT) },
-    timeout: 300_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
-  },
+  // One folder per first port, so two suites side by side keep their traces and screenshots.
+  outputDir: process.env['E2E_PORT'] ? `test-results/${process.env['E2E_PORT']}` : 'test-results',
+  // A bound on a failure; tests that wait for a publish set their own.
+  timeout: 180_000,
+  use: { trace: 'retain-on-failure' },
+  // The one-at-a-time projects first: their worker starts at once, beside the storefront's.
+  projects: projects.map(({ shop: _shop, ...project }) => project),
+  // Only the shops of the projects that run (E2E_PROJECTS, set by the PostgreSQL pass).
+  webServer: projects.map((project) => server(project.shop)),
 });

@@ -5,40 +5,17 @@
 //
 // Projects: `unit` and `integration-pglite` (the embedded database: every integration test), and
 // `integration-postgres` when DATABASE_URL is set. The PostgreSQL pass of `npm test`
-// (scripts/test.ts) runs only that project and only the tests tagged below with what differs on
-// PostgreSQL: the tags and their reasons are this table, and nowhere else.
+// (scripts/test.ts) runs only that project and only the tests tagged with what differs on
+// PostgreSQL: the tags and their reasons are tests/postgres.ts.
 import { defineConfig } from 'vitest/config';
-
-/** What the PostgreSQL pass runs (`--tags-filter`), each with why PGlite cannot stand for it. */
-export const POSTGRES_TAGS = [
-  {
-    name: 'concurrency',
-    description:
-      'Races between real concurrent transactions (oversell, holds, numbering, promo use, row locks): PGlite is one connection and runs one transaction at a time, so a race proves something only on PostgreSQL.',
-  },
-  {
-    name: 'cluster',
-    description:
-      'Several processes on one database: advisory locks, nodes following each other, one builder and one sweeper at a time. Only PostgreSQL is shared between processes.',
-  },
-  {
-    name: 'pg-driver',
-    description:
-      'What the pg driver and pool do that PGlite does not: connection pools, prepared statements, error objects with detail and constraint fields, connections the server drops.',
-  },
-  {
-    name: 'pg-server',
-    description:
-      'SQL checked against the PostgreSQL server version we deploy on (15; PGlite is 17): migrations replayed from empty, the generated schema, backup and restore across the two kinds.',
-  },
-] as const;
+import { POSTGRES_TAGS } from './tests/postgres.ts';
 
 const shared = {
   environment: 'node' as const,
   setupFiles: ['tests/setup/fail-on-console-error.ts'],
   // Bounds on a failure, never what a passing test waits for: a loaded machine (or every file on
   // one core, `taskset -c 0`) must stay green.
-  testTimeout: 180_000,
+  testTimeout: 600_000,
   hookTimeout: 600_000,
 };
 

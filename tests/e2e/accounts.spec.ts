@@ -4,21 +4,14 @@
 // the e-mail verification link; axe on every account page in both languages. Each test signs up
 // its own fresh address. Works bought here are used by no other spec:
 //   adriatique-interieure (print, stock 12).
-// Mails are .eml files under the e2e server's DATA_DIR (tests/e2e/serve.ts): <root>/.cache/e2e-data-<port>.
+// Mails are .eml files under the e2e server's DATA_DIR (tests/e2e/serve.ts, shops.ts).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { parseMail } from '../helpers/mail.ts';
 import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
+import { mailDir } from './shops.ts';
 
-const MAIL_DIR = path.resolve(
-  import.meta.dirname,
-  '..',
-  '..',
-  '.cache',
-  `e2e-data-${process.env['E2E_PORT'] ?? '4399'}`,
-  'mail',
-);
 const PAYING_CARD = '4242 4242 4242 4242';
 
 /** A new address per test and per run: signup never meets an account left by an earlier one. */
@@ -92,12 +85,12 @@ async function submitLogin(page: Page, locale: Locale, email: string, password: 
 
 /** The link containing `marker` in the newest mail to `address` that has one, or null. */
 async function linkInNewestMail(address: string, marker: string): Promise<string | null> {
-  const names = await fs.readdir(MAIL_DIR).catch(() => [] as string[]);
+  const names = await fs.readdir(mailDir()).catch(() => [] as string[]);
   const files = await Promise.all(
     names
       .filter((name) => name.endsWith('.eml'))
       .map(async (name) => {
-        const file = path.join(MAIL_DIR, name);
+        const file = path.join(mailDir(), name);
         return { file, mtime: (await fs.stat(file)).mtimeMs };
       }),
   );

@@ -3,9 +3,9 @@
 // reaches both galleries without its metadata, a price change, hiding, marking an original
 // sold, deleting — each followed on the public pages through publishing. Axe (WCAG 2.2 AA) on every
 // admin screen and the open form, at 1280 and 390 px. It changes the catalogue, so it runs in the
-// `live` project, after the other specs — and first among the admin-* specs (hence the '0' in its
-// name; files run in name order): its ordering test reads the gallery's card order, which the
-// other specs' linked originals and prints (one card for both) would make ambiguous.
+// `works` project, on a shop of its own (playwright.config.ts) — before live.spec.ts (files run in
+// name order): its ordering test reads the gallery's card order, which other specs' linked
+// originals and prints (one card for both) would make ambiguous.
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { E2E_ADMIN, useOwner } from './admin.ts';

@@ -6,7 +6,7 @@
 // in its history, downloads the JSON export and reads it, and erases the buyer after typing her
 // address again. Axe (WCAG 2.2 AA) on the screen, the detail and the erase dialog at 1366 and
 // 390 px, the computed-style checks, and screenshots for a person to look at. It adds customers
-// to the shared server's database, so it runs in the `live` project.
+// to its server's database, so it runs in the `owner` project, on a shop of its own.
 import http from 'node:http';
 import fs from 'node:fs/promises';
 import { devices, expect, type Browser, type Locator, type Page } from '@playwright/test';

@@ -3,7 +3,8 @@
 // each at 1366 and 390 px with screenshots to look at, a saved change and a refused one, a promo
 // code added, switched off and deleted while a buyer's cart in another browser follows, and
 // maintenance turned on through its confirmation while a visitor gets the maintenance page. It
-// changes the whole site, so it runs in the `live` project; every setting it touches is put back.
+// changes the whole site, so it runs in the `owner` project, on a shop of its own; every setting
+// it touches is put back.
 import { expect, type Browser, type Locator, type Page } from '@playwright/test';
 import { SETTINGS_TABS, type SettingsView } from '../../src/schemas/settings.ts';
 import { E2E_ADMIN, ownerRequest, useOwner } from './admin.ts';

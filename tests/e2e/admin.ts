@@ -4,6 +4,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, request as requests, test, type APIRequestContext } from '@playwright/test';
+import { currentPort } from './shops.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -11,12 +12,9 @@ export const E2E_ADMIN = {
   email: 'owner@galerie.test',
   password: 'atelier de Lisbonne 2026',
   name: 'Sasha Kovač',
-  // One per port, so two suites can run side by side (E2E_PORT).
-  invitationFile: path.join(
-    root,
-    '.cache',
-    `e2e-admin-invitation-${process.env['E2E_PORT'] ?? '4399'}.txt`,
-  ),
+  /** The invitation link of the server on `port`, written by tests/e2e/serve.ts. */
+  invitationFile: (port: number | string) =>
+    path.join(root, '.cache', `e2e-admin-invitation-${port}.txt`),
 } as const;
 
 /** Signs `request` in as the owner (its cookies then carry the session). */
@@ -27,7 +25,7 @@ export async function signInAsOwner(request: APIRequestContext): Promise<void> {
     });
   let response = await login();
   if (response.status() === 401) {
-    const link = await fs.readFile(E2E_ADMIN.invitationFile, 'utf8');
+    const link = await fs.readFile(E2E_ADMIN.invitationFile(currentPort()), 'utf8');
     const token = new URL(link, 'http://x').searchParams.get('token');
     const accepted = await request.post('/api/admin/invitations/accept', {
       data: {

@@ -72,207 +72,213 @@ async function freshGallery(browser: Browser, work: string) {
   return { page, close: () => context.close() };
 }
 
-test('a print from the gallery to a paid order: cart, promo, checks, emulator, success', async ({
-  page,
-  browser,
-}) => {
-  test.setTimeout(90_000);
-  const errors = await preparePage(page);
+test(
+  'a print from the gallery to a paid order: cart, promo, checks, emulator, success',
+  { tag: '@postgres' },
+  async ({ page, browser }) => {
+    test.setTimeout(90_000);
+    const errors = await preparePage(page);
 
-  // Gallery: the overlay's print button; the badge counts it.
-  await addFromGallery(page, 'terre-d-origine', 'print');
-  await expect(page.locator('[data-cart-badge]')).toHaveText('1');
-  const printId = Number(
-    await page
-      .getByRole('dialog')
-      .locator('[data-variant-block][data-type="print"]')
-      .getAttribute('data-artwork-id'),
-  );
-  const stockBefore = await stockOf(page, printId);
+    // Gallery: the overlay's print button; the badge counts it.
+    await addFromGallery(page, 'terre-d-origine', 'print');
+    await expect(page.locator('[data-cart-badge]')).toHaveText('1');
+    const printId = Number(
+      await page
+        .getByRole('dialog')
+        .locator('[data-variant-block][data-type="print"]')
+        .getAttribute('data-artwork-id'),
+    );
+    const stockBefore = await stockOf(page, printId);
 
-  // Cart page: the line, the stepper, the promo code.
-  await page.goto('/panier');
-  await hydrated(page);
-  await expect(page.getByRole('heading', { name: '1 article dans votre panier' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: "Terre d'origine" })).toBeVisible();
-  const decrease = page.getByRole('button', { name: "Diminuer la quantité de Terre d'origine" });
-  const increase = page.getByRole('button', { name: "Augmenter la quantité de Terre d'origine" });
-  await expect(decrease).toBeDisabled();
-  await increase.click();
-  await expect(page.getByRole('heading', { name: '2 articles dans votre panier' })).toBeVisible();
-  await expect(page.locator('[data-cart-badge]')).toHaveText('2');
-  await decrease.click();
-  await expect(page.getByRole('heading', { name: '1 article dans votre panier' })).toBeVisible();
-  await expect(page.locator('[data-cart-badge]')).toHaveText('1');
+    // Cart page: the line, the stepper, the promo code.
+    await page.goto('/panier');
+    await hydrated(page);
+    await expect(page.getByRole('heading', { name: '1 article dans votre panier' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: "Terre d'origine" })).toBeVisible();
+    const decrease = page.getByRole('button', { name: "Diminuer la quantité de Terre d'origine" });
+    const increase = page.getByRole('button', { name: "Augmenter la quantité de Terre d'origine" });
+    await expect(decrease).toBeDisabled();
+    await increase.click();
+    await expect(page.getByRole('heading', { name: '2 articles dans votre panier' })).toBeVisible();
+    await expect(page.locator('[data-cart-badge]')).toHaveText('2');
+    await decrease.click();
+    await expect(page.getByRole('heading', { name: '1 article dans votre panier' })).toBeVisible();
+    await expect(page.locator('[data-cart-badge]')).toHaveText('1');
 
-  const promo = page.getByRole('textbox', { name: 'Code promo' });
-  await promo.fill('sasha25');
-  await page.getByRole('button', { name: 'Appliquer' }).click();
-  await expect(page.getByText('Code SASHA25 appliqué : -15 %')).toBeVisible();
-  await expect(page.getByText('Remise (SASHA25, -15 %)')).toBeVisible();
-  await promo.fill('ART20');
-  await page.getByRole('button', { name: 'Appliquer' }).click();
-  await expect(page.getByText('Un code promo est déjà appliqué')).toBeVisible();
-  await expect(page.getByText('Remise (SASHA25, -15 %)')).toBeVisible();
+    const promo = page.getByRole('textbox', { name: 'Code promo' });
+    await promo.fill('sasha25');
+    await page.getByRole('button', { name: 'Appliquer' }).click();
+    await expect(page.getByText('Code SASHA25 appliqué : -15 %')).toBeVisible();
+    await expect(page.getByText('Remise (SASHA25, -15 %)')).toBeVisible();
+    await promo.fill('ART20');
+    await page.getByRole('button', { name: 'Appliquer' }).click();
+    await expect(page.getByText('Un code promo est déjà appliqué')).toBeVisible();
+    await expect(page.getByText('Remise (SASHA25, -15 %)')).toBeVisible();
 
-  // Checkout: an empty submit lists the spec's pre-payment errors and sends nothing.
-  await page.getByRole('link', { name: 'Passer la commande' }).click();
-  await expect(page).toHaveURL(/\/commande$/);
-  await hydrated(page);
-  await expect(page.getByText('TEST', { exact: true })).toBeVisible();
-  // A code is applied already: the advertised one is not offered again.
-  await expect(page.getByText('Profitez de -15 % avec le code SASHA25')).toBeHidden();
-  await expect(page.getByText('Remise (SASHA25, -15 %)')).toBeVisible();
-  let checkoutCalls = 0;
-  page.on('request', (request) => {
-    if (request.url().endsWith('/api/checkout') && request.method() === 'POST') checkoutCalls++;
-  });
-  const pay = page.getByRole('button', { name: ORDER_BUTTON });
-  await pay.click();
-  const problems = page
-    .getByRole('alert')
-    .filter({ hasText: 'Veuillez corriger les erreurs ci-dessous' });
-  await expect(problems).toBeVisible();
-  // In the order of the form, in words that name the field (issue 9), the terms last.
-  await expect(problems.getByRole('listitem')).toHaveText([
-    'Indiquez votre nom complet.',
-    'Indiquez votre adresse email.',
-    'Indiquez l’adresse de livraison (numéro et rue).',
-    'Indiquez le code postal de livraison.',
-    'Indiquez la ville de livraison.',
-    'Acceptez les conditions générales de vente pour passer commande.',
-  ]);
-  await expect(page.getByRole('textbox', { name: 'Nom complet' })).toHaveAttribute(
-    'aria-invalid',
-    'true',
-  );
-  expect(checkoutCalls).toBe(0);
-  await fillCheckout(page);
-  await expect(problems).toBeHidden();
+    // Checkout: an empty submit lists the spec's pre-payment errors and sends nothing.
+    await page.getByRole('link', { name: 'Passer la commande' }).click();
+    await expect(page).toHaveURL(/\/commande$/);
+    await hydrated(page);
+    await expect(page.getByText('TEST', { exact: true })).toBeVisible();
+    // A code is applied already: the advertised one is not offered again.
+    await expect(page.getByText('Profitez de -15 % avec le code SASHA25')).toBeHidden();
+    await expect(page.getByText('Remise (SASHA25, -15 %)')).toBeVisible();
+    let checkoutCalls = 0;
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/checkout') && request.method() === 'POST') checkoutCalls++;
+    });
+    const pay = page.getByRole('button', { name: ORDER_BUTTON });
+    await pay.click();
+    const problems = page
+      .getByRole('alert')
+      .filter({ hasText: 'Veuillez corriger les erreurs ci-dessous' });
+    await expect(problems).toBeVisible();
+    // In the order of the form, in words that name the field (issue 9), the terms last.
+    await expect(problems.getByRole('listitem')).toHaveText([
+      'Indiquez votre nom complet.',
+      'Indiquez votre adresse email.',
+      'Indiquez l’adresse de livraison (numéro et rue).',
+      'Indiquez le code postal de livraison.',
+      'Indiquez la ville de livraison.',
+      'Acceptez les conditions générales de vente pour passer commande.',
+    ]);
+    await expect(page.getByRole('textbox', { name: 'Nom complet' })).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    );
+    expect(checkoutCalls).toBe(0);
+    await fillCheckout(page);
+    await expect(problems).toBeHidden();
 
-  // Unchecking "same billing address" makes the billing fields required.
-  await page.getByRole('checkbox', { name: /Adresse de facturation identique/ }).uncheck();
-  await pay.click();
-  await expect(
-    problems.getByText('Indiquez l’adresse de facturation (numéro et rue).'),
-  ).toBeVisible();
-  expect(checkoutCalls).toBe(0);
-  await page.getByRole('checkbox', { name: /Adresse de facturation identique/ }).check();
+    // Unchecking "same billing address" makes the billing fields required.
+    await page.getByRole('checkbox', { name: /Adresse de facturation identique/ }).uncheck();
+    await pay.click();
+    await expect(
+      problems.getByText('Indiquez l’adresse de facturation (numéro et rue).'),
+    ).toBeVisible();
+    expect(checkoutCalls).toBe(0);
+    await page.getByRole('checkbox', { name: /Adresse de facturation identique/ }).check();
 
-  // Pay on the emulator; the success page confirms the order once the webhook has run.
-  await pay.click();
-  await payOnEmulator(page, PAYING_CARD);
-  await expect(page).toHaveURL(/\/success\?session_id=cs_/);
-  await expect(page.getByRole('heading', { name: 'Paiement confirmé', level: 1 })).toBeVisible();
-  await expect(page.getByText('Payé', { exact: true })).toBeVisible();
-  await expect(page.getByText('ana@example.org').first()).toBeVisible();
-  await expect(page.getByText(/^GS-\d{4}-\d{5}$/)).toBeVisible();
-  // The works bought, no internal ids, and no certificate promised for a print (issue 9).
-  await expect(page.getByText("Terre d'origine")).toBeVisible();
-  await expect(page.getByText('Tirage d’art')).toBeVisible();
-  await expect(page.locator('main')).not.toContainText(/cs_test|pi_|certificat/);
-  await expect(page.getByText('Garantie qualité de 30 jours')).toBeVisible();
-  await expect(page.locator('[data-cart-badge]')).toBeHidden();
-  await expect(page.getByRole('link', { name: 'Nous contacter' })).toHaveAttribute(
-    'href',
-    '/contact',
-  );
-  // After the post-payment refresh (2 s) the server agrees: the cart is empty.
-  await expect
-    .poll(async () => (await (await page.request.get('/api/cart/count')).json()) as unknown)
-    .toEqual({ count: 0 });
-  await expect(page.locator('[data-cart-badge]')).toBeHidden();
+    // Pay on the emulator; the success page confirms the order once the webhook has run.
+    await pay.click();
+    await payOnEmulator(page, PAYING_CARD);
+    await expect(page).toHaveURL(/\/success\?session_id=cs_/);
+    await expect(page.getByRole('heading', { name: 'Paiement confirmé', level: 1 })).toBeVisible();
+    await expect(page.getByText('Payé', { exact: true })).toBeVisible();
+    await expect(page.getByText('ana@example.org').first()).toBeVisible();
+    await expect(page.getByText(/^GS-\d{4}-\d{5}$/)).toBeVisible();
+    // The works bought, no internal ids, and no certificate promised for a print (issue 9).
+    await expect(page.getByText("Terre d'origine")).toBeVisible();
+    await expect(page.getByText('Tirage d’art')).toBeVisible();
+    await expect(page.locator('main')).not.toContainText(/cs_test|pi_|certificat/);
+    await expect(page.getByText('Garantie qualité de 30 jours')).toBeVisible();
+    await expect(page.locator('[data-cart-badge]')).toBeHidden();
+    await expect(page.getByRole('link', { name: 'Nous contacter' })).toHaveAttribute(
+      'href',
+      '/contact',
+    );
+    // After the post-payment refresh (2 s) the server agrees: the cart is empty.
+    await expect
+      .poll(async () => (await (await page.request.get('/api/cart/count')).json()) as unknown)
+      .toEqual({ count: 0 });
+    await expect(page.locator('[data-cart-badge]')).toBeHidden();
 
-  // One print fewer, in the live availability and in the gallery.
-  expect(await stockOf(page, printId)).toBe(stockBefore - 1);
-  const gallery = await freshGallery(browser, 'terre-d-origine');
-  await expect(
-    gallery.page.getByRole('dialog').getByText(`Plus que ${stockBefore - 1} en stock`),
-  ).toBeVisible();
-  await gallery.close();
-  expect(errors).toEqual([]);
-});
+    // One print fewer, in the live availability and in the gallery.
+    expect(await stockOf(page, printId)).toBe(stockBefore - 1);
+    const gallery = await freshGallery(browser, 'terre-d-origine');
+    await expect(
+      gallery.page.getByRole('dialog').getByText(`Plus que ${stockBefore - 1} en stock`),
+    ).toBeVisible();
+    await gallery.close();
+    expect(errors).toEqual([]);
+  },
+);
 
-test('an original bought from the gallery shows as sold afterwards', async ({ page, browser }) => {
-  test.setTimeout(90_000);
-  const errors = await preparePage(page);
-  await addFromGallery(page, 'palimpseste', 'original');
-  // A second original is refused, with the spec's message in the page's language.
-  await page.goto('/gallery?work=rouille-et-azur');
-  const second = page.getByRole('dialog').locator('[data-variant-block][data-type="original"]');
-  await second.getByRole('button', { name: 'Ajouter au panier' }).click();
-  await expect(
-    second.getByText("Vous ne pouvez ajouter qu'une seule œuvre originale au panier."),
-  ).toBeVisible();
-  await expect(page.locator('[data-cart-badge]')).toHaveText('1');
-  await page.goto('/panier');
-  await hydrated(page);
-  await expect(page.getByText('Œuvre originale', { exact: true })).toBeVisible();
-  await expect(page.getByText('Exemplaire unique')).toBeVisible();
-  await expect(page.getByRole('button', { name: /Augmenter la quantité/ })).toHaveCount(0);
+test(
+  'an original bought from the gallery shows as sold afterwards',
+  { tag: '@postgres' },
+  async ({ page, browser }) => {
+    test.setTimeout(90_000);
+    const errors = await preparePage(page);
+    await addFromGallery(page, 'palimpseste', 'original');
+    // A second original is refused, with the spec's message in the page's language.
+    await page.goto('/gallery?work=rouille-et-azur');
+    const second = page.getByRole('dialog').locator('[data-variant-block][data-type="original"]');
+    await second.getByRole('button', { name: 'Ajouter au panier' }).click();
+    await expect(
+      second.getByText("Vous ne pouvez ajouter qu'une seule œuvre originale au panier."),
+    ).toBeVisible();
+    await expect(page.locator('[data-cart-badge]')).toHaveText('1');
+    await page.goto('/panier');
+    await hydrated(page);
+    await expect(page.getByText('Œuvre originale', { exact: true })).toBeVisible();
+    await expect(page.getByText('Exemplaire unique')).toBeVisible();
+    await expect(page.getByRole('button', { name: /Augmenter la quantité/ })).toHaveCount(0);
 
-  await page.getByRole('link', { name: 'Passer la commande' }).click();
-  await hydrated(page);
-  await fillCheckout(page);
-  await page.getByRole('button', { name: ORDER_BUTTON }).click();
-  await payOnEmulator(page, PAYING_CARD);
-  await expect(page.getByRole('heading', { name: 'Paiement confirmé', level: 1 })).toBeVisible();
-  await expect(page.getByText('Payé', { exact: true })).toBeVisible();
+    await page.getByRole('link', { name: 'Passer la commande' }).click();
+    await hydrated(page);
+    await fillCheckout(page);
+    await page.getByRole('button', { name: ORDER_BUTTON }).click();
+    await payOnEmulator(page, PAYING_CARD);
+    await expect(page.getByRole('heading', { name: 'Paiement confirmé', level: 1 })).toBeVisible();
+    await expect(page.getByText('Payé', { exact: true })).toBeVisible();
 
-  const gallery = await freshGallery(browser, 'palimpseste');
-  await expect(
-    gallery.page.getByRole('dialog').getByText('Cette œuvre originale a été vendue.'),
-  ).toBeVisible();
-  await gallery.page.keyboard.press('Escape');
-  await expect(
-    gallery.page.locator('#panel-original [data-open-work="palimpseste"]'),
-  ).toContainText('Vendue');
-  await gallery.close();
-  expect(errors).toEqual([]);
-});
+    const gallery = await freshGallery(browser, 'palimpseste');
+    await expect(
+      gallery.page.getByRole('dialog').getByText('Cette œuvre originale a été vendue.'),
+    ).toBeVisible();
+    await gallery.page.keyboard.press('Escape');
+    await expect(
+      gallery.page.locator('#panel-original [data-open-work="palimpseste"]'),
+    ).toContainText('Vendue');
+    await gallery.close();
+    expect(errors).toEqual([]);
+  },
+);
 
-test('an original two buyers want: held for the first to check out, then gone from the other cart', async ({
-  page,
-  browser,
-}) => {
-  test.setTimeout(90_000);
-  const errors = await preparePage(page);
-  const other = await browser.newContext();
-  const rival = await other.newPage();
-  await preparePage(rival);
+test(
+  'an original two buyers want: held for the first to check out, then gone from the other cart',
+  { tag: '@postgres' },
+  async ({ page, browser }) => {
+    test.setTimeout(90_000);
+    const errors = await preparePage(page);
+    const other = await browser.newContext();
+    const rival = await other.newPage();
+    await preparePage(rival);
 
-  await addFromGallery(page, 'le-grand-large', 'original');
-  await addFromGallery(rival, 'le-grand-large', 'original');
+    await addFromGallery(page, 'le-grand-large', 'original');
+    await addFromGallery(rival, 'le-grand-large', 'original');
 
-  // The rival reaches the payment page first: the original is held for that payment.
-  await rival.goto('/commande');
-  await hydrated(rival);
-  await fillCheckout(rival);
-  await rival.getByRole('button', { name: ORDER_BUTTON }).click();
-  await expect(rival).toHaveURL(/\/emulator\/checkout\/cs_/);
+    // The rival reaches the payment page first: the original is held for that payment.
+    await rival.goto('/commande');
+    await hydrated(rival);
+    await fillCheckout(rival);
+    await rival.getByRole('button', { name: ORDER_BUTTON }).click();
+    await expect(rival).toHaveURL(/\/emulator\/checkout\/cs_/);
 
-  await page.goto('/commande');
-  await hydrated(page);
-  await fillCheckout(page);
-  await page.getByRole('button', { name: ORDER_BUTTON }).click();
-  await expect(
-    page.getByText("Cette œuvre vient d'être réservée par un autre acheteur : Le grand large"),
-  ).toBeVisible();
-  await expect(page).toHaveURL(/\/commande$/);
+    await page.goto('/commande');
+    await hydrated(page);
+    await fillCheckout(page);
+    await page.getByRole('button', { name: ORDER_BUTTON }).click();
+    await expect(
+      page.getByText("Cette œuvre vient d'être réservée par un autre acheteur : Le grand large"),
+    ).toBeVisible();
+    await expect(page).toHaveURL(/\/commande$/);
 
-  // The rival pays: the work is sold and leaves the first cart, which says so.
-  await payOnEmulator(rival, PAYING_CARD);
-  await expect(rival.getByText('Payé', { exact: true })).toBeVisible();
-  await other.close();
-  await page.goto('/panier');
-  await hydrated(page);
-  await expect(page.getByRole('status').filter({ hasText: 'Le grand large' })).toContainText(
-    'retirées de votre panier car elles ont été vendues',
-  );
-  await expect(page.getByRole('heading', { name: 'Votre panier est vide' })).toBeVisible();
-  await expect(page.locator('[data-cart-badge]')).toBeHidden();
-  expect(errors).toEqual([]);
-});
+    // The rival pays: the work is sold and leaves the first cart, which says so.
+    await payOnEmulator(rival, PAYING_CARD);
+    await expect(rival.getByText('Payé', { exact: true })).toBeVisible();
+    await other.close();
+    await page.goto('/panier');
+    await hydrated(page);
+    await expect(page.getByRole('status').filter({ hasText: 'Le grand large' })).toContainText(
+      'retirées de votre panier car elles ont été vendues',
+    );
+    await expect(page.getByRole('heading', { name: 'Votre panier est vide' })).toBeVisible();
+    await expect(page.locator('[data-cart-badge]')).toBeHidden();
+    expect(errors).toEqual([]);
+  },
+);
 
 test('a declined card, then Cancel: the cancel page, and the cart still holds the work (English)', async ({
   page,

@@ -4,12 +4,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from '@playwright/test';
 import { test } from './helpers.ts';
-
-const mailDir = path.resolve('.cache', `e2e-data-${process.env['E2E_PORT'] ?? '4399'}`, 'mail');
+import { mailDir } from './shops.ts';
 
 async function mails(): Promise<string[]> {
-  const files = await fs.readdir(mailDir).catch(() => []);
-  return Promise.all(files.map((f) => fs.readFile(path.join(mailDir, f), 'utf8')));
+  const files = await fs.readdir(mailDir()).catch(() => []);
+  return Promise.all(files.map((f) => fs.readFile(path.join(mailDir(), f), 'utf8')));
 }
 
 test.beforeEach(async ({ page }) => {

@@ -1,36 +1,54 @@
-// Starts the real server for the end-to-end tests on a database of their own: a fresh DATA_DIR
-// for the embedded database, or a fresh PostgreSQL database when DATABASE_URL is set.
+// Starts the real server for the end-to-end tests on a fresh shop of their own: the golden shop
+// (tests/setup/golden.ts: seeded, images encoded, built for this server's address) copied into
+// .cache/e2e-data-<port>, and with DATABASE_URL a database cloned from the golden template. So the
+// server starts in a second or two: it has nothing to migrate, seed, encode or build.
 import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
-import { databaseUrlFor, quoteIdent } from '../helpers/pg-admin.ts';
+import {
+  cloneDatabase,
+  copyGoldenShop,
+  dropDatabase,
+  ensureGoldenShop,
+  makeGoldenTemplate,
+} from '../setup/golden.ts';
 import { E2E_ADMIN } from './admin.ts';
+import { databaseName, shopDir, SHOPS, siteUrlOf } from './shops.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const port = process.env['E2E_PORT'] ?? '4399';
-// One per port, so two suites can run side by side (E2E_PORT).
-const dataDir = path.join(root, '.cache', `e2e-data-${port}`);
-await fs.rm(dataDir, { recursive: true, force: true });
+const siteUrl = siteUrlOf(port);
+const work = shopDir(port);
+fs.rmSync(work, { recursive: true, force: true });
+
+// Every shop of the run is built for its own address: made at once, whichever server asks first
+// (the others find them made), so the builds share the two cores instead of taking turns.
+const log = (line: string) => console.log(`e2e ${port}: ${line}`);
+const [golden] = await Promise.all(
+  [port, ...Object.values(SHOPS).filter((p) => String(p) !== port)].map((p) =>
+    ensureGoldenShop(siteUrlOf(p), log),
+  ),
+);
+// DATA_DIR is the folder itself (the specs read its mail/), the versions beside it.
+const { dataDir, dist } = copyGoldenShop(golden!, work);
 
 const env: NodeJS.ProcessEnv = {
   ...process.env,
   DATA_DIR: dataDir,
+  GALERIE_DIST_DIR: dist,
   PORT: port,
   HOST: '127.0.0.1',
-  PUBLIC_SITE_URL: `http://127.0.0.1:${port}`,
+  PUBLIC_SITE_URL: siteUrl,
   SMTP_URL: '',
+  BACKUPS: 'off',
 };
 
 const url = process.env['DATABASE_URL'];
+const name = databaseName(Number(port));
+let template: string | undefined;
 if (url) {
-  const name = `galerie_e2e_${port}`;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
-  await client.query(`CREATE DATABASE ${quoteIdent(name)}`);
-  await client.end();
-  env['DATABASE_URL'] = databaseUrlFor(url, name);
+  template = await makeGoldenTemplate(url, golden!);
+  env['DATABASE_URL'] = await cloneDatabase(url, template, name);
 }
 
 // The owner's invitation, made as a newcomer would (npm run admin:invite) before the server
@@ -45,7 +63,7 @@ if (invite.status !== 0 || !link) {
   console.error(`e2e: admin:invite failed:\n${invite.stdout}${invite.stderr}`);
   process.exit(1);
 }
-await fs.writeFile(E2E_ADMIN.invitationFile, link);
+fs.writeFileSync(E2E_ADMIN.invitationFile(port), link);
 
 const server = spawn(process.execPath, [path.join(root, 'api', 'server.ts')], {
   cwd: root,
@@ -53,4 +71,9 @@ const server = spawn(process.execPath, [path.join(root, 'api', 'server.ts')], {
   stdio: 'inherit',
 });
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => server.kill(signal));
-server.on('exit', (code) => process.exit(code ?? 0));
+server.on('exit', (code) => {
+  const done = () => process.exit(code ?? 0);
+  if (!url) return done();
+  // The template and this server's database go with the run.
+  void Promise.all([dropDatabase(url, template!), dropDatabase(url, name)]).finally(done);
+});

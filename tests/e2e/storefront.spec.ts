@@ -4,6 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import pg from 'pg';
 import { test } from './helpers.ts';
+import { databaseName } from './shops.ts';
 
 const PAGES = ['/', '/gallery', '/about', '/contact', '/privacy', '/terms'];
 const localized = (locale: 'fr' | 'en', path: string) =>
@@ -201,7 +202,7 @@ test.describe('gallery', () => {
     if (url) {
       // Real database change on the e2e server's own PostgreSQL database.
       const target = new URL(url);
-      target.pathname = `/galerie_e2e_${process.env['E2E_PORT'] ?? '4399'}`;
+      target.pathname = `/${databaseName()}`;
       const client = new pg.Client({ connectionString: target.toString() });
       await client.connect();
       await client.query(`UPDATE artworks SET is_sold = true, stock = 0 WHERE slug = $1`, [slug]);

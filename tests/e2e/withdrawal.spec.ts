@@ -11,11 +11,11 @@ import { expect, type Browser, type Page } from '@playwright/test';
 import { parseMail } from '../helpers/mail.ts';
 import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
+import { mailDir } from './shops.ts';
 
 test.describe.configure({ mode: 'serial' });
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const MAIL_DIR = path.join(ROOT, '.cache', `e2e-data-${process.env['E2E_PORT'] ?? '4399'}`, 'mail');
 const SHOTS = path.join(ROOT, 'test-results', 'withdrawal');
 const ORDER_BUTTON = /^Commander avec obligation de paiement · /;
 const WORK = { key: 'palimpseste', title: 'Palimpseste' };
@@ -105,12 +105,12 @@ async function mailTo(address: string): Promise<{ subject: string; text: string;
   await expect
     .poll(
       async () => {
-        const names = (await fs.readdir(MAIL_DIR).catch(() => [] as string[])).filter((n) =>
+        const names = (await fs.readdir(mailDir()).catch(() => [] as string[])).filter((n) =>
           n.endsWith('.eml'),
         );
         names.sort().reverse();
         for (const name of names) {
-          const mail = parseMail(await fs.readFile(path.join(MAIL_DIR, name), 'utf8'));
+          const mail = parseMail(await fs.readFile(path.join(mailDir(), name), 'utf8'));
           const to = /^to:\s*(.*)$/im.exec(mail.headers)?.[1] ?? '';
           const subject = /^subject:\s*(.*)$/im.exec(mail.headers)?.[1] ?? '';
           if (!to.includes(address) || !mail.html) continue;

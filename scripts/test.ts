@@ -1,0 +1,94 @@
+// `npm test`: the whole suite, stage by stage, each timed, then the table of where the time went
+// (scripts/test-report.ts). A failing stage stops the run (the later ones would only repeat it).
+//
+// 1. vitest on the embedded database: unit tests and every integration test (PGlite);
+// 2. Playwright on the embedded database: every end-to-end test;
+// and, when DATABASE_URL names a PostgreSQL server:
+// 3. vitest on PostgreSQL: the integration tests tagged with what differs there;
+// 4. Playwright on PostgreSQL: the end-to-end tests tagged @postgres
+// (which, and why: tests/postgres.ts).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { POSTGRES_TAGS } from '../tests/postgres.ts';
+import { printReport, recordStage, runnerReport, TIMINGS_DIR } from './test-report.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
+
+// A run of its own, unless the caller (.ci/run) keeps the stages it timed itself.
+if (!process.env['TEST_TIMINGS_DIR']) fs.rmSync(TIMINGS_DIR, { recursive: true, force: true });
+fs.mkdirSync(TIMINGS_DIR, { recursive: true });
+
+interface Stage {
+  name: string;
+  runner: 'vitest' | 'e2e';
+  pass: 'embedded' | 'postgres';
+  args: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+const databaseUrl = process.env['DATABASE_URL'];
+const embedded: NodeJS.ProcessEnv = { DATABASE_URL: undefined, VITEST_POSTGRES_ONLY: undefined };
+const stages: Stage[] = [
+  { name: 'vitest (embedded)', runner: 'vitest', pass: 'embedded', args: ['run'], env: embedded },
+  { name: 'e2e (embedded)', runner: 'e2e', pass: 'embedded', args: ['test'], env: embedded },
+];
+if (databaseUrl)
+  stages.push(
+    {
+      name: 'vitest (PostgreSQL)',
+      runner: 'vitest',
+      pass: 'postgres',
+      args: [
+        'run',
+        '--project',
+        'integration-postgres',
+        '--tags-filter',
+        POSTGRES_TAGS.map((t) => t.name).join(' || '),
+      ],
+      env: { VITEST_POSTGRES_ONLY: '1' },
+    },
+    {
+      name: 'e2e (PostgreSQL)',
+      runner: 'e2e',
+      pass: 'postgres',
+      args: ['test', '--grep', '@postgres'],
+      // Only the shops whose projects have tagged tests are started.
+      env: { E2E_PROJECTS: 'chromium,owner' },
+    },
+  );
+
+function run(stage: Stage): Promise<boolean> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TEST_TIMINGS_DIR: TIMINGS_DIR,
+    TEST_PASS: stage.pass,
+  };
+  for (const [key, value] of Object.entries(stage.env)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  const command = bin(stage.runner === 'vitest' ? 'vitest' : 'playwright');
+  console.log(`\n==> ${stage.name}: ${path.basename(command)} ${stage.args.join(' ')}\n`);
+  return new Promise((resolve) => {
+    const child = spawn(command, stage.args, { cwd: root, env, stdio: 'inherit' });
+    child.on('exit', (code) => resolve(code === 0));
+  });
+}
+
+let ok = true;
+for (const stage of stages) {
+  const started = performance.now();
+  ok = await run(stage);
+  const counts = runnerReport(stage.runner, stage.pass, stage.name);
+  recordStage({
+    name: stage.name,
+    seconds: (performance.now() - started) / 1000,
+    ok,
+    ...(counts && { passed: counts.passed, failed: counts.failed }),
+  });
+  if (!ok) break;
+}
+if (process.env['TEST_REPORT'] !== 'off') printReport();
+process.exit(ok ? 0 : 1);
