@@ -2,7 +2,7 @@
 // ever downloaded. Three shops, each a real server on a fresh copy of the golden shop
 // (tests/e2e/serve.ts, shops.ts), run side by side, so that what one project changes no other
 // sees:
-// - `chromium`: the storefront's specs, many at a time;
+// - `chromium` and `storefront`: the storefront's specs, many at a time (the longest first);
 // - `works`: the owner's walk through the works — it adds, hides, sells, deletes and reorders
 //   them and reads the gallery's order — then the site-wide changes (a publish, maintenance, a
 //   promo code switched off): one at a time;
@@ -17,6 +17,8 @@ import { SHOPS, siteUrlOf } from './tests/e2e/shops.ts';
 
 const WORKS_SPECS = /(admin-0-works|live)\.spec\.ts$/;
 const OWNER_SPECS = /admin-(analytics|customers|orders|settings)\.spec\.ts$/;
+/** The storefront's longest specs: their project comes first, so none of them starts last. */
+const LONG_SPECS = /(visual|accounts|commerce|withdrawal)\.spec\.ts$/;
 const timings = process.env['TEST_TIMINGS_DIR'];
 
 const chromium = {
@@ -69,7 +71,14 @@ const allProjects = [
     // The name is part of the visual baselines' file names (visual.spec.ts-snapshots).
     name: 'chromium',
     shop: SHOPS.shop,
-    testIgnore: [WORKS_SPECS, OWNER_SPECS],
+    testMatch: LONG_SPECS,
+    use: { ...chromium, baseURL: siteUrlOf(SHOPS.shop) },
+  },
+  {
+    // The rest of the storefront's specs, on the same shop.
+    name: 'storefront',
+    shop: SHOPS.shop,
+    testIgnore: [WORKS_SPECS, OWNER_SPECS, LONG_SPECS],
     use: { ...chromium, baseURL: siteUrlOf(SHOPS.shop) },
   },
 ];
@@ -101,6 +110,6 @@ export default defineConfig({
   use: { trace: 'retain-on-failure' },
   // The one-at-a-time projects first: their worker starts at once, beside the storefront's.
   projects: projects.map(({ shop: _shop, ...project }) => project),
-  // Only the shops of the projects that run (E2E_PROJECTS, set by the PostgreSQL pass).
-  webServer: projects.map((project) => server(project.shop)),
+  // The shops of the projects that run (E2E_PROJECTS, set by the PostgreSQL pass), once each.
+  webServer: [...new Set(projects.map((project) => project.shop))].map(server),
 });

@@ -9,6 +9,7 @@
 // PostgreSQL: the tags and their reasons are tests/postgres.ts.
 import { defineConfig } from 'vitest/config';
 import { POSTGRES_TAGS } from './tests/postgres.ts';
+import SlowestFirst from './tests/setup/sequencer.ts';
 
 const shared = {
   environment: 'node' as const,
@@ -45,6 +46,8 @@ export default defineConfig({
     // Files run in parallel: most of a file's time is spent waiting for a database, a server
     // process or a child build, so three workers keep two cores busy.
     maxWorkers: Number(process.env['VITEST_MAX_WORKERS'] ?? 3),
+    // The slowest files first (by the last quiet CI run), so none starts last and runs alone.
+    sequence: { sequencer: SlowestFirst },
     tags: [...POSTGRES_TAGS],
     reporters: ['default', './tests/setup/vitest-timings.ts'],
     projects: [

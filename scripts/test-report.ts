@@ -106,6 +106,8 @@ export interface Report {
   stages: Stage[];
   totalSeconds: number;
   slowest: FileTime[];
+  /** Every test file's time (tests/setup/sequencer.ts starts the slowest first). */
+  files: FileTime[];
 }
 
 export function buildReport(): Report {
@@ -123,6 +125,7 @@ export function buildReport(): Report {
     stages,
     totalSeconds: stages.reduce((s, st) => s + st.seconds, 0),
     slowest: files.slice(0, 15),
+    files: files.map((f) => ({ ...f, seconds: Math.round(f.seconds * 10) / 10 })),
   };
 }
 

@@ -1,0 +1,53 @@
+// `npm run check`: type check (astro check, tsc), lint, format check and schema drift check, side
+// by side — each is one process that mostly waits on a single core — with each one's output
+// printed whole once it ends. Fails when any fails.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
+
+const checks: { name: string; command: string; args: string[]; env?: NodeJS.ProcessEnv }[] = [
+  {
+    name: 'astro check',
+    command: bin('astro'),
+    args: ['check', '--minimumSeverity', 'warning'],
+    env: { GALERIE_CATALOG_SNAPSHOT: 'defaults' },
+  },
+  { name: 'tsc', command: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.json'] },
+  { name: 'eslint', command: bin('eslint'), args: ['.', '--max-warnings', '0'] },
+  { name: 'prettier', command: bin('prettier'), args: ['--check', '.'] },
+  { name: 'db:types', command: process.execPath, args: ['api/cli/db-types.ts', '--check'] },
+];
+
+const results = await Promise.all(
+  checks.map(
+    (check) =>
+      new Promise<{ name: string; ok: boolean; output: string; seconds: number }>((resolve) => {
+        const started = performance.now();
+        const child = spawn(check.command, check.args, {
+          cwd: root,
+          env: { ...process.env, ...check.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let output = '';
+        child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+        child.on('close', (code) => {
+          const result = {
+            name: check.name,
+            ok: code === 0,
+            output,
+            seconds: (performance.now() - started) / 1000,
+          };
+          console.log(
+            `\n── ${result.name}: ${result.ok ? 'ok' : 'FAILED'} (${result.seconds.toFixed(0)} s)\n${output.trimEnd()}`,
+          );
+          resolve(result);
+        });
+      }),
+  ),
+);
+const failed = results.filter((r) => !r.ok).map((r) => r.name);
+console.log(failed.length ? `\ncheck failed: ${failed.join(', ')}` : '\ncheck: all passed');
+process.exit(failed.length ? 1 : 0);
