@@ -41,7 +41,8 @@ const chromium = {
 const server = (port: number) => ({
   command: 'node tests/e2e/serve.ts',
   url: `${siteUrlOf(port)}/api/health`,
-  env: { E2E_PORT: String(port) },
+  // E2E_RUN: this run (Playwright's process), whose servers share one PostgreSQL template.
+  env: { E2E_SHOP_PORT: String(port), E2E_RUN: process.env['E2E_RUN'] ?? String(process.pid) },
   // A bound on a failure: the first run after a change makes the golden shop first.
   timeout: 600_000,
   reuseExistingServer: false,

@@ -1,7 +1,8 @@
 // `npm run check`: type check (astro check, tsc), lint, format check and schema drift check, side
 // by side — each is one process that mostly waits on a single core — with each one's output
-// printed whole once it ends. Fails when any fails.
-import { spawn } from 'node:child_process';
+// printed whole once it ends. Fails when any fails. First `astro sync`: tsc and the typed lint
+// rules need the types it generates in .astro/ (a fresh clone has none).
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -19,6 +20,16 @@ const checks: { name: string; command: string; args: string[]; env?: NodeJS.Proc
   { name: 'prettier', command: bin('prettier'), args: ['--check', '.'] },
   { name: 'db:types', command: process.execPath, args: ['api/cli/db-types.ts', '--check'] },
 ];
+
+const sync = spawnSync(bin('astro'), ['sync'], {
+  cwd: root,
+  env: { ...process.env, GALERIE_CATALOG_SNAPSHOT: 'defaults' },
+  encoding: 'utf8',
+});
+if (sync.status !== 0) {
+  console.log(`── astro sync: FAILED\n${sync.stdout}${sync.stderr}`);
+  process.exit(1);
+}
 
 const results = await Promise.all(
   checks.map(

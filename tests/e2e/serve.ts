@@ -16,7 +16,8 @@ import { E2E_ADMIN } from './admin.ts';
 import { databaseName, shopDir, SHOPS, siteUrlOf } from './shops.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-const port = process.env['E2E_PORT'] ?? '4399';
+// This server's port (playwright.config.ts); E2E_PORT, the first of the run's, stays as given.
+const port = process.env['E2E_SHOP_PORT'] ?? String(SHOPS.shop);
 const siteUrl = siteUrlOf(port);
 const work = shopDir(port);
 fs.rmSync(work, { recursive: true, force: true });
@@ -47,7 +48,8 @@ const url = process.env['DATABASE_URL'];
 const name = databaseName(Number(port));
 let template: string | undefined;
 if (url) {
-  template = await makeGoldenTemplate(url, golden!);
+  // One template for the run's servers (E2E_RUN: playwright.config.ts).
+  template = await makeGoldenTemplate(url, golden!, Number(process.env['E2E_RUN'] ?? process.pid));
   env['DATABASE_URL'] = await cloneDatabase(url, template, name);
 }
 

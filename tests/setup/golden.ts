@@ -170,23 +170,38 @@ export function copyGoldenShop(golden: GoldenShop, dir: string): { dataDir: stri
 
 /**
  * A template database on DATABASE_URL's server holding the golden catalogue (migrated and seeded
- * exactly as the embedded one). Its name; drop it with `dropDatabase` when the run ends.
+ * exactly as the embedded one), named after `owner` (a process of the run): made by the first
+ * process of the run that asks, under an advisory lock, and found by the others. Its name; drop
+ * it with `dropDatabase` when the run ends.
  */
-export async function makeGoldenTemplate(url: string, golden: GoldenShop): Promise<string> {
-  const name = `galerie_gold_${golden.key.replace(/-/g, '_')}_${process.pid}`;
+export async function makeGoldenTemplate(
+  url: string,
+  golden: GoldenShop,
+  owner: number = process.pid,
+): Promise<string> {
+  const name = `galerie_gold_${golden.key}_${owner}`;
   await withAdmin(url, async (client) => {
-    await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${quoteIdent(name)}`);
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+    try {
+      const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (found.rowCount) return;
+      await client.query(`CREATE DATABASE ${quoteIdent(name)}`);
+      // The seed writes its masters into a DATA_DIR: a throw-away one (the golden has the same).
+      const scratch = fs.mkdtempSync(path.join(goldenRoot, 'seed-'));
+      const handle = await openDatabase({
+        databaseUrl: databaseUrlFor(url, name),
+        maxConnections: 1,
+      });
+      try {
+        await prepareDatabase(handle.db, { dataDir: scratch });
+      } finally {
+        await handle.close();
+        fs.rmSync(scratch, { recursive: true, force: true });
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
+    }
   });
-  // The seed writes its masters into a DATA_DIR: a throw-away one (the golden has the same files).
-  const scratch = fs.mkdtempSync(path.join(goldenRoot, 'seed-'));
-  const handle = await openDatabase({ databaseUrl: databaseUrlFor(url, name), maxConnections: 1 });
-  try {
-    await prepareDatabase(handle.db, { dataDir: scratch });
-  } finally {
-    await handle.close();
-    fs.rmSync(scratch, { recursive: true, force: true });
-  }
   return name;
 }
 
