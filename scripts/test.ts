@@ -1,6 +1,10 @@
 // `npm test`: the whole suite, stage by stage, each timed, then the table of where the time went
 // (scripts/test-report.ts). A failing stage stops the run (the later ones would only repeat it).
 //
+// 0. the golden shop (tests/setup/golden.ts) for every address the run uses, and the migrated
+//    template of the integration tests: made here at once, on both cores, rather than by the
+//    first test file or server that needs them while the others wait (a run whose sources did
+//    not change finds them made);
 // 1. vitest on the embedded database: unit tests and every integration test (PGlite);
 // 2. Playwright on the embedded database: every end-to-end test;
 // and, when DATABASE_URL names a PostgreSQL server:
@@ -10,7 +14,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SHOPS, siteUrlOf } from '../tests/e2e/shops.ts';
 import { POSTGRES_TAGS } from '../tests/postgres.ts';
+import { ensurePgliteTemplate } from '../tests/setup/global-db.ts';
+import { ensureGoldenShop, GOLDEN_SITE_URL } from '../tests/setup/golden.ts';
 import { printReport, recordStage, runnerReport, TIMINGS_DIR } from './test-report.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -77,8 +84,27 @@ function run(stage: Stage): Promise<boolean> {
   });
 }
 
-let ok = true;
-for (const stage of stages) {
+async function prepare(): Promise<boolean> {
+  console.log('\n==> golden shop\n');
+  const log = (line: string) => console.log(line);
+  try {
+    await Promise.all([
+      ensurePgliteTemplate(),
+      ...[GOLDEN_SITE_URL, ...Object.values(SHOPS).map(siteUrlOf)].map((url) =>
+        ensureGoldenShop(url, log),
+      ),
+    ]);
+    return true;
+  } catch (error) {
+    console.error(error);
+    return false;
+  }
+}
+
+const preparing = performance.now();
+let ok = await prepare();
+recordStage({ name: 'golden shop', seconds: (performance.now() - preparing) / 1000, ok });
+for (const stage of ok ? stages : []) {
   const started = performance.now();
   ok = await run(stage);
   const counts = runnerReport(stage.runner, stage.pass, stage.name);

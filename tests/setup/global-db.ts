@@ -26,29 +26,41 @@ async function migrationsHash(): Promise<string> {
   return hash.digest('hex').slice(0, 16);
 }
 
+/**
+ * The migrated embedded database every integration test file clones (a PGlite data-dir dump),
+ * kept by migration content: a new migration makes a new one. Its file.
+ */
+export async function ensurePgliteTemplate(): Promise<string> {
+  const file = path.resolve(
+    '.cache',
+    'test-db',
+    `pglite-template-${await migrationsHash()}.tar.gz`,
+  );
+  const exists = await fs.access(file).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) {
+    const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
+    const db = new Kysely<unknown>({ dialect: new PGliteDialect({ pglite }) });
+    await migrateToLatest(db);
+    const dump = await pglite.dumpDataDir('gzip');
+    await db.destroy();
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    // Written whole then renamed: another process making it at the same time writes the same.
+    await fs.writeFile(`${file}.${process.pid}.tmp`, Buffer.from(await dump.arrayBuffer()));
+    await fs.rename(`${file}.${process.pid}.tmp`, file);
+  }
+  return file;
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const hash = await migrationsHash();
   if (project.name === 'integration-pglite') {
-    // Cached by migration content: a new migration makes a new template.
-    const file = path.resolve('.cache', 'test-db', `pglite-template-${hash}.tar.gz`);
-    const exists = await fs.access(file).then(
-      () => true,
-      () => false,
-    );
-    if (!exists) {
-      const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
-      const db = new Kysely<unknown>({ dialect: new PGliteDialect({ pglite }) });
-      await migrateToLatest(db);
-      const dump = await pglite.dumpDataDir('gzip');
-      await db.destroy();
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.writeFile(`${file}.tmp`, Buffer.from(await dump.arrayBuffer()));
-      await fs.rename(`${file}.tmp`, file);
-    }
-    project.provide('pgliteTemplate', file);
+    project.provide('pgliteTemplate', await ensurePgliteTemplate());
     return async () => {};
   }
 
+  const hash = await migrationsHash();
   const url = process.env['DATABASE_URL'];
   if (!url) throw new Error('integration-postgres needs DATABASE_URL');
   const template = `galerie_tpl_${hash}_${process.pid}`;

@@ -115,12 +115,22 @@ export async function ensureGoldenShop(
     const handle = await openDatabase({ pgliteDir: path.join(into, 'pgdata') });
     try {
       await prepareDatabase(handle.db, { dataDir: into });
+      // Three encoders at once: an encode keeps only part of two cores busy.
       const media = path.join(into, 'media');
-      const encoded = await warmVariants(
-        handle.db,
-        diskStorage(media),
-        path.join(media, 'variants'),
-        snapshotImages(await catalogSnapshot(handle.db)),
+      const queue = snapshotImages(await catalogSnapshot(handle.db));
+      let encoded = 0;
+      await Promise.all(
+        [1, 2, 3].map(async () => {
+          for (let image = queue.shift(); image; image = queue.shift()) {
+            const made = await warmVariants(
+              handle.db,
+              diskStorage(media),
+              path.join(media, 'variants'),
+              [image],
+            );
+            encoded += made;
+          }
+        }),
       );
       log(`golden shop: seeded, ${encoded} image variants encoded`);
     } finally {
