@@ -108,7 +108,9 @@ export default defineConfig({
   outputDir: process.env['E2E_PORT'] ? `test-results/${process.env['E2E_PORT']}` : 'test-results',
   // A bound on a failure; tests that wait for a publish set their own.
   timeout: 180_000,
-  use: { trace: 'retain-on-failure' },
+  // A failed test keeps its trace (actions and DOM snapshots); the screencast of every test would
+  // cost a fifth of the browser's time, for pictures the snapshots already give.
+  use: { trace: { mode: 'retain-on-failure', screenshots: false } },
   // The one-at-a-time projects first: their worker starts at once, beside the storefront's.
   projects: projects.map(({ shop: _shop, ...project }) => project),
   // The shops of the projects that run (E2E_PROJECTS, set by the PostgreSQL pass), once each.

@@ -62,7 +62,7 @@ if (databaseUrl)
       pass: 'postgres',
       args: ['test', '--grep', '@postgres'],
       // Only the shops whose projects have tagged tests are started.
-      env: { E2E_PROJECTS: 'chromium,owner' },
+      env: { E2E_PROJECTS: 'chromium' },
     },
   );
 

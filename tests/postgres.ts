@@ -32,6 +32,4 @@ export const POSTGRES_TAGS = [
 export const POSTGRES_E2E = {
   'commerce.spec.ts':
     'buyers pay through the real server on the pg pool: the checkout holds a work (two buyers for one original), the webhook fulfils, the success page reads the order',
-  'admin-orders.spec.ts':
-    'the owner ships, cancels and refunds orders through the real server on the pg pool: row locks, the audit log and the credit note in one transaction',
 } as const;

@@ -266,260 +266,254 @@ async function look(page: Page, name: string) {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
-test(
-  'two buyers pay; the owner finds, filters, ships, cancels and exports their orders',
-  { tag: '@postgres' },
-  async ({ page, browser, baseURL }) => {
-    test.setTimeout(300_000);
-    const originalId = await addWork('original', ORIGINAL.title, ORIGINAL.priceCents, null);
-    const printId = await addWork('print', PRINT.title, PRINT.priceCents, originalId);
-    bought.originalId = originalId;
-    const zoeSession = await buy(browser, baseURL!, ZOE, {
-      id: printId,
-      quantity: PRINT.quantity,
-      title: PRINT.title,
-    });
-    const inesSession = await buy(browser, baseURL!, INES, {
-      id: originalId,
-      quantity: 1,
-      title: ORIGINAL.title,
-    });
-    for (const [key, session] of [
-      ['zoe', zoeSession],
-      ['ines', inesSession],
-    ] as const) {
-      const [found] = (await listOf(`?q=${session}`)).orders;
-      expect(found, session).toBeDefined();
-      bought[key] = { sessionId: session, number: found!.number, id: found!.id };
-    }
-    const zoe = bought.zoe!;
-    const ines = bought.ines!;
+test('two buyers pay; the owner finds, filters, ships, cancels and exports their orders', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(300_000);
+  const originalId = await addWork('original', ORIGINAL.title, ORIGINAL.priceCents, null);
+  const printId = await addWork('print', PRINT.title, PRINT.priceCents, originalId);
+  bought.originalId = originalId;
+  const zoeSession = await buy(browser, baseURL!, ZOE, {
+    id: printId,
+    quantity: PRINT.quantity,
+    title: PRINT.title,
+  });
+  const inesSession = await buy(browser, baseURL!, INES, {
+    id: originalId,
+    quantity: 1,
+    title: ORIGINAL.title,
+  });
+  for (const [key, session] of [
+    ['zoe', zoeSession],
+    ['ines', inesSession],
+  ] as const) {
+    const [found] = (await listOf(`?q=${session}`)).orders;
+    expect(found, session).toBeDefined();
+    bought[key] = { sessionId: session, number: found!.number, id: found!.id };
+  }
+  const zoe = bought.zoe!;
+  const ines = bought.ines!;
 
-    const errors = await preparePage(page);
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    await page.setViewportSize({ width: 1366, height: 900 });
-    await signIn(page, '/admin/orders');
-    await expect(
-      page.getByRole('heading', { level: 1, name: 'Gestion des commandes' }),
-    ).toBeVisible();
-    await expect(row(page, zoe.number)).toBeVisible();
-    await expect(row(page, ines.number)).toBeVisible();
+  const errors = await preparePage(page);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await signIn(page, '/admin/orders');
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Gestion des commandes' }),
+  ).toBeVisible();
+  await expect(row(page, zoe.number)).toBeVisible();
+  await expect(row(page, ines.number)).toBeVisible();
 
-    // A part of the name, another case, without the accents; then the session id, whole and cut.
-    await find(page, 'VANDERSTEEN-ohl', 1);
-    await expect(row(page, zoe.number)).toContainText(ZOE.name);
-    await find(page, 'ines albuquerque', 1);
-    await expect(row(page, ines.number)).toContainText(INES.name);
-    await expect(row(page, ines.number)).toContainText('Carte bancaire (Stripe)');
-    await expect(row(page, ines.number)).toContainText('Payée');
-    await find(page, zoe.sessionId, 1);
-    await expect(row(page, zoe.number)).toBeVisible();
-    await find(page, ines.sessionId.slice(0, 20), 1);
-    await expect(row(page, ines.number)).toBeVisible();
-    // The address keeps the search: a reload shows the same list.
-    await page.reload();
-    await hydrated(page);
-    await expect(search(page)).toHaveValue(ines.sessionId.slice(0, 20));
-    await expect(row(page, ines.number)).toBeVisible();
-    await find(page, 'nobody-by-this-name', 0);
-    await expect(page.getByText('Aucune commande trouvée')).toBeVisible();
-    await expect(page.getByText('Essayez de modifier vos critères de recherche')).toBeVisible();
+  // A part of the name, another case, without the accents; then the session id, whole and cut.
+  await find(page, 'VANDERSTEEN-ohl', 1);
+  await expect(row(page, zoe.number)).toContainText(ZOE.name);
+  await find(page, 'ines albuquerque', 1);
+  await expect(row(page, ines.number)).toContainText(INES.name);
+  await expect(row(page, ines.number)).toContainText('Carte bancaire (Stripe)');
+  await expect(row(page, ines.number)).toContainText('Payée');
+  await find(page, zoe.sessionId, 1);
+  await expect(row(page, zoe.number)).toBeVisible();
+  await find(page, ines.sessionId.slice(0, 20), 1);
+  await expect(row(page, ines.number)).toBeVisible();
+  // The address keeps the search: a reload shows the same list.
+  await page.reload();
+  await hydrated(page);
+  await expect(search(page)).toHaveValue(ines.sessionId.slice(0, 20));
+  await expect(row(page, ines.number)).toBeVisible();
+  await find(page, 'nobody-by-this-name', 0);
+  await expect(page.getByText('Aucune commande trouvée')).toBeVisible();
+  await expect(page.getByText('Essayez de modifier vos critères de recherche')).toBeVisible();
 
-    // The detail of Zoë's order: everything the modal shows.
-    await find(page, stamp, 2);
-    await row(page, zoe.number)
-      .getByRole('button', { name: `Voir les détails de la commande ${zoe.number}` })
-      .click();
-    const detail = page.getByRole('dialog', { name: `Commande ${zoe.number}` });
-    await expect(detail).toBeVisible();
-    await expect(detail.getByText(ZOE.email)).toBeVisible();
-    await expect(detail.getByText('+351 912 345 678')).toBeVisible();
-    await expect(detail.getByText('Rua da Rosa 40')).toBeVisible();
-    await expect(detail.getByText('Portugal')).toBeVisible();
-    await expect(detail.getByRole('row', { name: new RegExp(PRINT.title) })).toContainText(
-      '480,00',
-    );
-    // 480 € is under the free-shipping threshold: shipping is charged ('Gratuite' only when 0).
-    const zoeDetail = await detailOf(zoe.id);
-    const shippingCell = detail
-      .locator('dt', { hasText: /^Livraison$/ })
-      .locator('xpath=following-sibling::dd[1]');
-    await expect(shippingCell).toHaveText(
-      zoeDetail.shippingCents === 0 ? 'Gratuite' : euros(zoeDetail.shippingCents),
-    );
-    await expect(detail.getByText('Carte bancaire (Stripe)')).toBeVisible();
-    await expect(detail.getByText(`${zoeSession.slice(0, 12)}…`)).toBeVisible();
-    await expect(
-      detail.getByText('Les détails complets du paiement sont dans le tableau de bord Stripe.'),
-    ).toBeVisible();
-    await expect(detail.getByRole('heading', { name: 'Historique' })).toBeVisible();
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    await detail.getByRole('button', { name: "Copier l'identifiant de session complet" }).click();
-    await expect(detail.getByText(`Identifiant copié : ${zoeSession}`)).toBeVisible();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(zoeSession);
-    await look(page, 'orders-1366-detail');
-    await detail.getByRole('button', { name: 'Fermer' }).click();
-    await expect(detail).toBeHidden();
+  // The detail of Zoë's order: everything the modal shows.
+  await find(page, stamp, 2);
+  await row(page, zoe.number)
+    .getByRole('button', { name: `Voir les détails de la commande ${zoe.number}` })
+    .click();
+  const detail = page.getByRole('dialog', { name: `Commande ${zoe.number}` });
+  await expect(detail).toBeVisible();
+  await expect(detail.getByText(ZOE.email)).toBeVisible();
+  await expect(detail.getByText('+351 912 345 678')).toBeVisible();
+  await expect(detail.getByText('Rua da Rosa 40')).toBeVisible();
+  await expect(detail.getByText('Portugal')).toBeVisible();
+  await expect(detail.getByRole('row', { name: new RegExp(PRINT.title) })).toContainText('480,00');
+  // 480 € is under the free-shipping threshold: shipping is charged ('Gratuite' only when 0).
+  const zoeDetail = await detailOf(zoe.id);
+  const shippingCell = detail
+    .locator('dt', { hasText: /^Livraison$/ })
+    .locator('xpath=following-sibling::dd[1]');
+  await expect(shippingCell).toHaveText(
+    zoeDetail.shippingCents === 0 ? 'Gratuite' : euros(zoeDetail.shippingCents),
+  );
+  await expect(detail.getByText('Carte bancaire (Stripe)')).toBeVisible();
+  await expect(detail.getByText(`${zoeSession.slice(0, 12)}…`)).toBeVisible();
+  await expect(
+    detail.getByText('Les détails complets du paiement sont dans le tableau de bord Stripe.'),
+  ).toBeVisible();
+  await expect(detail.getByRole('heading', { name: 'Historique' })).toBeVisible();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await detail.getByRole('button', { name: "Copier l'identifiant de session complet" }).click();
+  await expect(detail.getByText(`Identifiant copié : ${zoeSession}`)).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(zoeSession);
+  await look(page, 'orders-1366-detail');
+  await detail.getByRole('button', { name: 'Fermer' }).click();
+  await expect(detail).toBeHidden();
 
-    // 'Expédiée' asks for the carrier and the tracking number, then mails Zoë in English.
-    await statusOf(page, zoe.number).selectOption('shipped');
-    const ship = page.getByRole('dialog', {
-      name: `Marquer la commande ${zoe.number} comme expédiée`,
-    });
-    await expect(ship).toBeVisible();
-    await expect(ship).toContainText('anglais');
-    await ship.getByLabel('Transporteur (facultatif)').fill('Colissimo');
-    await ship.getByLabel('Numéro de suivi (facultatif)').fill(TRACKING);
-    await look(page, 'orders-1366-ship');
-    await ship.getByRole('button', { name: 'Marquer comme expédiée' }).click();
-    await expect(successBanner(page)).toContainText(
-      `Commande ${zoe.number} : statut « Expédiée » enregistré. Le client a été prévenu par e-mail.`,
-    );
-    await expect(statusOf(page, zoe.number)).toHaveValue('shipped');
-    let mail: Awaited<ReturnType<typeof mailTo>> = null;
-    await expect.poll(async () => (mail = await mailTo(ZOE.email, TRACKING))).not.toBeNull();
-    expect(mail!.text).toContain(`Tracking number: ${TRACKING}`);
-    expect(mail!.text).toContain('Carrier: Colissimo');
-    expect(mail!.text).toContain(`Good news: your order ${zoe.number} is on its way.`);
-    expect(mail!.html).toContain('<html lang="en">');
+  // 'Expédiée' asks for the carrier and the tracking number, then mails Zoë in English.
+  await statusOf(page, zoe.number).selectOption('shipped');
+  const ship = page.getByRole('dialog', {
+    name: `Marquer la commande ${zoe.number} comme expédiée`,
+  });
+  await expect(ship).toBeVisible();
+  await expect(ship).toContainText('anglais');
+  await ship.getByLabel('Transporteur (facultatif)').fill('Colissimo');
+  await ship.getByLabel('Numéro de suivi (facultatif)').fill(TRACKING);
+  await look(page, 'orders-1366-ship');
+  await ship.getByRole('button', { name: 'Marquer comme expédiée' }).click();
+  await expect(successBanner(page)).toContainText(
+    `Commande ${zoe.number} : statut « Expédiée » enregistré. Le client a été prévenu par e-mail.`,
+  );
+  await expect(statusOf(page, zoe.number)).toHaveValue('shipped');
+  let mail: Awaited<ReturnType<typeof mailTo>> = null;
+  await expect.poll(async () => (mail = await mailTo(ZOE.email, TRACKING))).not.toBeNull();
+  expect(mail!.text).toContain(`Tracking number: ${TRACKING}`);
+  expect(mail!.text).toContain('Carrier: Colissimo');
+  expect(mail!.text).toContain(`Good news: your order ${zoe.number} is on its way.`);
+  expect(mail!.html).toContain('<html lang="en">');
 
-    // Filter by status: shipped shows Zoë's only, confirmed Inês' only.
-    const filter = page.getByRole('combobox', { name: 'Statut', exact: true });
-    await filter.selectOption({ label: 'Expédiée' });
-    await expect(page).toHaveURL(/status=shipped/);
-    await expect(results(page)).toHaveText('1 résultat(s)');
-    await expect(row(page, zoe.number)).toBeVisible();
-    await filter.selectOption({ label: 'Confirmée' });
-    await expect(results(page)).toHaveText('1 résultat(s)');
-    await expect(row(page, ines.number)).toBeVisible();
-    await filter.selectOption({ label: 'Payée (Stripe)' });
-    await expect(results(page)).toHaveText('2 résultat(s)');
-    await filter.selectOption({ label: 'Tous les statuts' });
+  // Filter by status: shipped shows Zoë's only, confirmed Inês' only.
+  const filter = page.getByRole('combobox', { name: 'Statut', exact: true });
+  await filter.selectOption({ label: 'Expédiée' });
+  await expect(page).toHaveURL(/status=shipped/);
+  await expect(results(page)).toHaveText('1 résultat(s)');
+  await expect(row(page, zoe.number)).toBeVisible();
+  await filter.selectOption({ label: 'Confirmée' });
+  await expect(results(page)).toHaveText('1 résultat(s)');
+  await expect(row(page, ines.number)).toBeVisible();
+  await filter.selectOption({ label: 'Payée (Stripe)' });
+  await expect(results(page)).toHaveText('2 résultat(s)');
+  await filter.selectOption({ label: 'Tous les statuts' });
 
-    // The history records the change, by the owner.
-    expect((await detailOf(zoe.id)).history.at(-1)).toMatchObject({
-      action: 'order.status',
-      actor: E2E_ADMIN.email,
-      summary: `Confirmée → Expédiée (Colissimo, n° ${TRACKING})`,
-    });
+  // The history records the change, by the owner.
+  expect((await detailOf(zoe.id)).history.at(-1)).toMatchObject({
+    action: 'order.status',
+    actor: E2E_ADMIN.email,
+    summary: `Confirmée → Expédiée (Colissimo, n° ${TRACKING})`,
+  });
 
-    // 'Annulée' asks the two questions, none answered in advance.
-    await statusOf(page, ines.number).selectOption('cancelled');
-    const cancel = page.getByRole('dialog', { name: `Annuler la commande ${ines.number}` });
-    await expect(cancel).toBeVisible();
-    await expect(cancel).toContainText(ORIGINAL.title);
-    await cancel.getByRole('button', { name: 'Annuler la commande' }).click();
-    await expect(cancel.getByText('Choisissez une réponse.')).toHaveCount(2);
-    await look(page, 'orders-1366-cancel');
-    await cancel
-      .getByRole('group', { name: 'Rembourser le client via Stripe ?' })
-      .getByRole('radio', { name: /^Oui, rembourser 1\s850,00\s€ à Inês Albuquerque-Reis$/ })
-      .check();
-    await cancel
-      .getByRole('group', { name: 'Remettre les œuvres en vente ?' })
-      .getByRole('radio', { name: 'Oui, les remettre en vente' })
-      .check();
-    await cancel.getByRole('button', { name: 'Annuler la commande' }).click();
-    await expect(cancel).toBeHidden();
-    await expect(successBanner(page)).toContainText(
-      `Commande ${ines.number} : statut « Annulée » enregistré.`,
-    );
-    await expect(successBanner(page)).toContainText('Œuvres remises en vente.');
-    await expect(successBanner(page)).toContainText(
-      /Client remboursé de 1\s850,00\s€ via Stripe\./,
-    );
-    // A cancelled order changes no more: its status is text, not a dropdown.
-    await expect(statusOf(page, ines.number)).toHaveCount(0);
-    await expect(row(page, ines.number)).toContainText('Annulée');
-    const cancelled = await detailOf(ines.id);
-    expect(cancelled.fulfilment).toBe('cancelled');
-    // 1 850 € ships free.
-    expect(cancelled.shippingCents).toBe(0);
-    await row(page, ines.number)
-      .getByRole('button', { name: `Voir les détails de la commande ${ines.number}` })
-      .click();
-    const inesDetail = page.getByRole('dialog', { name: `Commande ${ines.number}` });
-    await expect(
-      inesDetail
-        .locator('dt', { hasText: /^Livraison$/ })
-        .locator('xpath=following-sibling::dd[1]'),
-    ).toHaveText('Gratuite');
-    await expect(inesDetail.getByText('Annulée', { exact: true })).toBeVisible();
-    await expect(inesDetail.getByText(/^1\s850,00\s€ remboursés le /)).toBeVisible();
-    await expect(inesDetail.getByRole('link', { name: "Télécharger l'avoir" })).toHaveAttribute(
-      'href',
-      `/api/admin/orders/${ines.id}/invoice?kind=credit_note`,
-    );
-    await look(page, 'orders-1366-detail-refunded');
-    await page.keyboard.press('Escape');
-    await expect(inesDetail).toBeHidden();
-    // Refunded through the emulator, with a credit note referring to the invoice.
-    expect(cancelled.payment).toBe('refunded');
-    expect(cancelled.refundedCents).toBe(cancelled.totalCents);
-    expect(cancelled.invoices.map((i) => i.kind)).toEqual(['invoice', 'credit_note']);
-    expect(cancelled.history.map((h) => h.summary)).toContainEqual(
-      expect.stringMatching(/^Remboursement via Stripe \(1\s850,00\s€, avoir A-/),
-    );
+  // 'Annulée' asks the two questions, none answered in advance.
+  await statusOf(page, ines.number).selectOption('cancelled');
+  const cancel = page.getByRole('dialog', { name: `Annuler la commande ${ines.number}` });
+  await expect(cancel).toBeVisible();
+  await expect(cancel).toContainText(ORIGINAL.title);
+  await cancel.getByRole('button', { name: 'Annuler la commande' }).click();
+  await expect(cancel.getByText('Choisissez une réponse.')).toHaveCount(2);
+  await look(page, 'orders-1366-cancel');
+  await cancel
+    .getByRole('group', { name: 'Rembourser le client via Stripe ?' })
+    .getByRole('radio', { name: /^Oui, rembourser 1\s850,00\s€ à Inês Albuquerque-Reis$/ })
+    .check();
+  await cancel
+    .getByRole('group', { name: 'Remettre les œuvres en vente ?' })
+    .getByRole('radio', { name: 'Oui, les remettre en vente' })
+    .check();
+  await cancel.getByRole('button', { name: 'Annuler la commande' }).click();
+  await expect(cancel).toBeHidden();
+  await expect(successBanner(page)).toContainText(
+    `Commande ${ines.number} : statut « Annulée » enregistré.`,
+  );
+  await expect(successBanner(page)).toContainText('Œuvres remises en vente.');
+  await expect(successBanner(page)).toContainText(/Client remboursé de 1\s850,00\s€ via Stripe\./);
+  // A cancelled order changes no more: its status is text, not a dropdown.
+  await expect(statusOf(page, ines.number)).toHaveCount(0);
+  await expect(row(page, ines.number)).toContainText('Annulée');
+  const cancelled = await detailOf(ines.id);
+  expect(cancelled.fulfilment).toBe('cancelled');
+  // 1 850 € ships free.
+  expect(cancelled.shippingCents).toBe(0);
+  await row(page, ines.number)
+    .getByRole('button', { name: `Voir les détails de la commande ${ines.number}` })
+    .click();
+  const inesDetail = page.getByRole('dialog', { name: `Commande ${ines.number}` });
+  await expect(
+    inesDetail.locator('dt', { hasText: /^Livraison$/ }).locator('xpath=following-sibling::dd[1]'),
+  ).toHaveText('Gratuite');
+  await expect(inesDetail.getByText('Annulée', { exact: true })).toBeVisible();
+  await expect(inesDetail.getByText(/^1\s850,00\s€ remboursés le /)).toBeVisible();
+  await expect(inesDetail.getByRole('link', { name: "Télécharger l'avoir" })).toHaveAttribute(
+    'href',
+    `/api/admin/orders/${ines.id}/invoice?kind=credit_note`,
+  );
+  await look(page, 'orders-1366-detail-refunded');
+  await page.keyboard.press('Escape');
+  await expect(inesDetail).toBeHidden();
+  // Refunded through the emulator, with a credit note referring to the invoice.
+  expect(cancelled.payment).toBe('refunded');
+  expect(cancelled.refundedCents).toBe(cancelled.totalCents);
+  expect(cancelled.invoices.map((i) => i.kind)).toEqual(['invoice', 'credit_note']);
+  expect(cancelled.history.map((h) => h.summary)).toContainEqual(
+    expect.stringMatching(/^Remboursement via Stripe \(1\s850,00\s€, avoir A-/),
+  );
 
-    // The original can be bought again.
-    const again = await browser.newContext({ baseURL: baseURL! });
-    const buyable = await again.request.post('/api/cart', {
-      data: { artworkId: originalId, quantity: 1 },
-      headers: { Origin: baseURL! },
-    });
-    expect(buyable.ok(), await buyable.text()).toBe(true);
-    await again.close();
+  // The original can be bought again.
+  const again = await browser.newContext({ baseURL: baseURL! });
+  const buyable = await again.request.post('/api/cart', {
+    data: { artworkId: originalId, quantity: 1 },
+    headers: { Origin: baseURL! },
+  });
+  expect(buyable.ok(), await buyable.text()).toBe(true);
+  await again.close();
 
-    // The CSV of the list as filtered: both orders, read back as a French spreadsheet reads it.
-    await find(page, stamp, 2);
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('link', { name: 'Exporter (CSV)' }).click(),
-    ]);
-    expect(download.suggestedFilename()).toMatch(/^commandes-\d{4}-\d{2}-\d{2}\.csv$/);
-    const bytes = await fs.readFile(await download.path());
-    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const rows = parseCsv(bytes.subarray(3).toString('utf8'));
-    expect(rows[0]).toEqual([
-      'Commande',
-      'Date',
-      'Client',
-      'Email',
-      'Statut',
-      'Paiement',
-      'Sous-total',
-      'Remise',
-      'Livraison',
-      'Total',
-      'Devise',
-      'Code promo',
-    ]);
-    const byNumber = new Map(rows.slice(1).map((r) => [r[0], r]));
-    expect(byNumber.size).toBe(2);
-    expect(byNumber.get(zoe.number)).toEqual([
-      zoe.number,
-      expect.stringMatching(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/),
-      ZOE.name,
-      ZOE.email,
-      'Expédiée',
-      'Payée',
-      '480,00',
-      '0,00',
-      expect.stringMatching(/^\d+,\d{2}$/),
-      expect.stringMatching(/^\d+,\d{2}$/),
-      'EUR',
-      '',
-    ]);
-    expect(byNumber.get(ines.number)!.slice(2, 7)).toEqual([
-      INES.name,
-      INES.email,
-      'Annulée',
-      'Remboursée',
-      '1850,00',
-    ]);
-    expect(errors).toEqual([]);
-  },
-);
+  // The CSV of the list as filtered: both orders, read back as a French spreadsheet reads it.
+  await find(page, stamp, 2);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Exporter (CSV)' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^commandes-\d{4}-\d{2}-\d{2}\.csv$/);
+  const bytes = await fs.readFile(await download.path());
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const rows = parseCsv(bytes.subarray(3).toString('utf8'));
+  expect(rows[0]).toEqual([
+    'Commande',
+    'Date',
+    'Client',
+    'Email',
+    'Statut',
+    'Paiement',
+    'Sous-total',
+    'Remise',
+    'Livraison',
+    'Total',
+    'Devise',
+    'Code promo',
+  ]);
+  const byNumber = new Map(rows.slice(1).map((r) => [r[0], r]));
+  expect(byNumber.size).toBe(2);
+  expect(byNumber.get(zoe.number)).toEqual([
+    zoe.number,
+    expect.stringMatching(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/),
+    ZOE.name,
+    ZOE.email,
+    'Expédiée',
+    'Payée',
+    '480,00',
+    '0,00',
+    expect.stringMatching(/^\d+,\d{2}$/),
+    expect.stringMatching(/^\d+,\d{2}$/),
+    'EUR',
+    '',
+  ]);
+  expect(byNumber.get(ines.number)!.slice(2, 7)).toEqual([
+    INES.name,
+    INES.email,
+    'Annulée',
+    'Remboursée',
+    '1850,00',
+  ]);
+  expect(errors).toEqual([]);
+});
 
 test('the screen and its modals pass axe and look right at 1366 and 390 px; screenshots', async ({
   page,
