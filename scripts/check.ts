@@ -1,7 +1,8 @@
-// `npm run check`: type check (astro check, tsc), lint, format check and schema drift check, side
+// `npm run check`: type check (astro check: the .astro files and every .ts file of the project,
+// with the same tsconfig tsc would read), lint, format check and schema drift check, side
 // by side — each is one process that mostly waits on a single core — with each one's output
-// printed whole once it ends. Fails when any fails. First `astro sync`: tsc and the typed lint
-// rules need the types it generates in .astro/ (a fresh clone has none).
+// printed whole once it ends. Fails when any fails. First `astro sync`: the typed lint rules need
+// the types it generates in .astro/ (a fresh clone has none).
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 
@@ -15,7 +16,6 @@ const checks: { name: string; command: string; args: string[]; env?: NodeJS.Proc
     args: ['check', '--minimumSeverity', 'warning'],
     env: { GALERIE_CATALOG_SNAPSHOT: 'defaults' },
   },
-  { name: 'tsc', command: bin('tsc'), args: ['--noEmit', '-p', 'tsconfig.json'] },
   { name: 'eslint', command: bin('eslint'), args: ['.', '--max-warnings', '0'] },
   { name: 'prettier', command: bin('prettier'), args: ['--check', '.'] },
   { name: 'db:types', command: process.execPath, args: ['api/cli/db-types.ts', '--check'] },
