@@ -3,7 +3,6 @@
 // an event, not a poll on the clock. Deadlines here only bound a failure.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { copyGoldenShop, ensureGoldenShop, GOLDEN_SITE_URL } from '../setup/golden.ts';
 
@@ -11,17 +10,6 @@ export const root = path.resolve(import.meta.dirname, '..', '..');
 
 /** How long a server may take to start on a loaded machine before the test fails. */
 const START_DEADLINE_MS = 5 * 60_000;
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export interface FreshShop {
   /** The suite's own folder under .cache (removed by `remove`). */

@@ -35,14 +35,22 @@ const skipReason =
       ? null
       : `${NGINX} is missing (apt-get install nginx-light; .ci/run does)`;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A free port for nginx, below the kernel's ephemeral range: the nodes and every other suite
+ * running alongside bind port 0, and the kernel hands those out from the ephemeral range only, so
+ * nothing can take this port between the probe and nginx's start.
+ */
+function nginxPort(): Promise<number> {
+  const [low = 32768] = fs
+    .readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  const candidate = 10_000 + Math.floor(Math.random() * (low - 10_000));
+  return new Promise((resolve) => {
     const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
+    probe.once('error', () => resolve(nginxPort()));
+    probe.listen(candidate, '127.0.0.1', () => probe.close(() => resolve(candidate)));
   });
 }
 
@@ -228,14 +236,13 @@ describe.skipIf(skipReason !== null)(
       return served;
     }
 
-    async function healthy(port: number, proc: Proc): Promise<void> {
-      await until(`node on port ${port} to start`, async () => {
+    /** The port a node listens on, from its own "ready at" line (it binds port 0). */
+    async function readyPort(name: string, proc: Proc): Promise<number> {
+      return until(`node ${name} to start`, () => {
         if (proc.child.exitCode !== null)
-          throw new Error(`node on port ${port} stopped:\n${proc.output().slice(-4000)}`);
-        return send(`http://127.0.0.1:${port}/api/health`).then(
-          (r) => r.status === 200,
-          () => false,
-        );
+          throw new Error(`node ${name} stopped:\n${proc.output().slice(-4000)}`);
+        const ready = /Galerie: ready at http:\/\/[^:]+:(\d+)\//.exec(proc.output());
+        return ready ? Number(ready[1]) : undefined;
       });
     }
 
@@ -274,10 +281,35 @@ describe.skipIf(skipReason !== null)(
       fs.chmodSync(path.join(ngx, 'key.pem'), 0o600);
       ca = fs.readFileSync(path.join(ngx, 'cert.pem'));
 
-      ports = { A: await freePort(), B: await freePort() };
-      httpPort = await freePort();
-      const httpsPort = await freePort();
+      httpPort = await nginxPort();
+      const httpsPort = await nginxPort();
       site = `https://127.0.0.1:${httpsPort}`;
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        DATABASE_URL: db.url,
+        DATA_DIR: dataDir,
+        GALERIE_DIST_DIR: dist,
+        HOST: '127.0.0.1',
+        // Each node binds a port of the kernel's choosing and prints it (no race for it).
+        PORT: '0',
+        PUBLIC_SITE_URL: site,
+        TRUST_PROXY: '127.0.0.1',
+        // Session creation by the emulator on an https:// site (a test, not a shop).
+        PAYMENT_EMULATOR: 'on',
+        STRIPE_SECRET_KEY: '',
+        SMTP_URL: '',
+        BACKUPS: 'off',
+        VISIT_COUNTING: 'off',
+        LOG_LEVEL: 'info',
+        LOG_FORMAT: 'json',
+      };
+      // Both at once, on a database neither has seeded and a dist folder nobody has built.
+      nodes = {
+        A: start(process.execPath, ['api/server.ts'], env),
+        B: start(process.execPath, ['api/server.ts'], env),
+      };
+      const [portA, portB] = await Promise.all([readyPort('A', nodes.A), readyPort('B', nodes.B)]);
+      ports = { A: portA, B: portB };
       accessLog = path.join(ngx, 'access.log');
       fs.writeFileSync(
         path.join(ngx, 'galerie.conf'),
@@ -313,31 +345,15 @@ describe.skipIf(skipReason !== null)(
         stdio: 'pipe',
       });
 
-      const env = (port: number): NodeJS.ProcessEnv => ({
-        ...process.env,
-        DATABASE_URL: db.url,
-        DATA_DIR: dataDir,
-        GALERIE_DIST_DIR: dist,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        PUBLIC_SITE_URL: site,
-        TRUST_PROXY: '127.0.0.1',
-        // Session creation by the emulator on an https:// site (a test, not a shop).
-        PAYMENT_EMULATOR: 'on',
-        STRIPE_SECRET_KEY: '',
-        SMTP_URL: '',
-        BACKUPS: 'off',
-        VISIT_COUNTING: 'off',
-        LOG_LEVEL: 'info',
-        LOG_FORMAT: 'json',
-      });
-      // Both at once, on a database neither has seeded and a dist folder nobody has built.
-      nodes = {
-        A: start(process.execPath, ['api/server.ts'], env(ports.A)),
-        B: start(process.execPath, ['api/server.ts'], env(ports.B)),
-      };
       nginx = start(NGINX, ['-p', ngx, '-c', path.join(ngx, 'nginx.conf'), '-e', 'stderr'], {});
-      await Promise.all([healthy(ports.A, nodes.A), healthy(ports.B, nodes.B)]);
+      await until('nginx to serve the shop', async () => {
+        if (nginx.child.exitCode !== null)
+          throw new Error(`nginx stopped:\n${nginx.output().slice(-4000)}`);
+        return send(`${site}/api/health`).then(
+          (r) => r.status === 200,
+          () => false,
+        );
+      });
       ({ cookie: admin } = await makeUser(db.db, { role: 'admin' }));
     });
 

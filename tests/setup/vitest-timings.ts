@@ -28,12 +28,18 @@ export default class TimingsReporter implements Reporter {
     const files: FileTiming[] = modules.map((module) => {
       const d = module.diagnostic();
       const tests = [...module.children.allTests()];
+      const failed = tests.filter((t) => t.result().state === 'failed').length;
+      // A file whose beforeAll failed reports its tests as skipped: they count as failed here, or
+      // the table would say "0 failed" for a red run.
+      const suiteFailed = module.state() === 'failed' && failed === 0;
       return {
         file: path.relative(process.cwd(), module.moduleId),
         project: module.project.name,
         seconds: (d.prepareDuration + d.setupDuration + d.collectDuration + d.duration) / 1000,
-        tests: tests.filter((t) => t.result().state !== 'skipped').length,
-        failed: tests.filter((t) => t.result().state === 'failed').length,
+        tests: suiteFailed
+          ? Math.max(tests.length, 1)
+          : tests.filter((t) => t.result().state !== 'skipped').length,
+        failed: suiteFailed ? Math.max(tests.length, 1) : failed,
       };
     });
     fs.mkdirSync(dir, { recursive: true });
