@@ -106,8 +106,10 @@ export default defineConfig({
   ],
   // One folder per first port, so two suites side by side keep their traces and screenshots.
   outputDir: process.env['E2E_PORT'] ? `test-results/${process.env['E2E_PORT']}` : 'test-results',
-  // A bound on a failure; tests that wait for a publish set their own.
-  timeout: 180_000,
+  // Bounds on a failure, never a pace a passing test must keep: the same for every test and
+  // assertion, wide enough for two copies of the suite on two loaded cores (issue 23).
+  timeout: 600_000,
+  expect: { timeout: 60_000 },
   // A failed test keeps its trace (actions and DOM snapshots); the screencast of every test would
   // cost a fifth of the browser's time, for pictures the snapshots already give.
   use: { trace: { mode: 'retain-on-failure', screenshots: false } },

@@ -110,9 +110,7 @@ async function linkInNewestMail(address: string, marker: string): Promise<string
 /** Waits for the mail (sent after the answer) and returns its link. */
 async function mailedLink(address: string, marker: string): Promise<string> {
   let link: string | null = null;
-  await expect
-    .poll(async () => (link = await linkInNewestMail(address, marker)), { timeout: 15_000 })
-    .not.toBeNull();
+  await expect.poll(async () => (link = await linkInNewestMail(address, marker))).not.toBeNull();
   return link!;
 }
 
@@ -125,7 +123,6 @@ async function addPrintFromGallery(page: Page, work: string) {
 }
 
 test('sign up, log in, buy a print signed in, find it on /account, log out', async ({ page }) => {
-  test.setTimeout(120_000);
   const errors = await preparePage(page);
   const email = freshEmail('buyer');
   const password = 'toile-de-lin-74';
@@ -236,7 +233,6 @@ test('sign up, log in, buy a print signed in, find it on /account, log out', asy
 test('the reset link sets a new password once; the verification link confirms the address (English)', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   const errors = await preparePage(page);
   const email = freshEmail('reset');
   const oldPassword = 'first-password-1';
@@ -297,7 +293,6 @@ test('the reset link sets a new password once; the verification link confirms th
 test('account pages have no axe violation in both languages; signed in, /login goes to the account', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   const errors = await preparePage(page);
   for (const locale of ['fr', 'en'] as const) {
     const at = prefix(locale);

@@ -69,7 +69,6 @@ test('the owner signs in; the empty fields, the dashboard and every section pass
   page,
 }) => {
   // Six screens, the form and the menu, each through axe at two widths: a minute on two busy cores.
-  test.setTimeout(180_000);
   await page.goto('/admin/login');
   await page.getByRole('button', { name: 'Se connecter' }).click();
   await expect(page.getByRole('alert')).toHaveText('Veuillez remplir tous les champs');
@@ -110,7 +109,6 @@ test('a work added with a phone photo reaches both galleries without its GPS; pr
   page,
   request,
 }) => {
-  test.setTimeout(420_000);
   await signIn(page);
   const stamp = Date.now().toString(36);
   const title = { fr: `Marée haute ${stamp}`, en: `High tide ${stamp}` };
@@ -203,7 +201,6 @@ test('the order: dragged by pointer and by keyboard, up, down and reset — the 
   page,
   request,
 }) => {
-  test.setTimeout(420_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   await signIn(page);
   const cards = page.locator('[data-artwork-card]');
@@ -246,7 +243,7 @@ test('the order: dragged by pointer and by keyboard, up, down and reset — the 
   // The second card has made way (it slides towards the first place) before the drop.
   await expect(cards.nth(1)).toHaveAttribute('style', /translate3d\(-\d/);
   await page.mouse.up();
-  await expect.poll(() => titleAt(0), { timeout: 10_000 }).toBe(secondTitle);
+  await expect.poll(() => titleAt(0)).toBe(secondTitle);
   expect(await titleAt(1)).toBe(firstTitle);
   await galleryPuts(secondTitle, firstTitle);
 
@@ -266,19 +263,19 @@ test('the order: dragged by pointer and by keyboard, up, down and reset — the 
     await expect(announced).toContainText(`position ${place}.`);
   }
   await page.keyboard.press('Space');
-  await expect.poll(() => titleAt(0), { timeout: 10_000 }).toBe(moved);
+  await expect.poll(() => titleAt(0)).toBe(moved);
   await galleryPuts(moved, wasFirst);
 
   // 'Haut' on the second card brings the former first back up.
   expect(await titleAt(1)).toBe(wasFirst);
   await cards.nth(1).getByRole('button', { name: 'Haut' }).click();
   await expect(page.getByRole('status').getByText('Ordre mis à jour').first()).toBeVisible();
-  await expect.poll(() => titleAt(0), { timeout: 10_000 }).toBe(wasFirst);
+  await expect.poll(() => titleAt(0)).toBe(wasFirst);
   await galleryPuts(wasFirst, moved);
 
   // 'Bas' on the first card; then the reset puts the newest work first again.
   await cards.nth(0).getByRole('button', { name: 'Bas' }).click();
-  await expect.poll(() => titleAt(0), { timeout: 10_000 }).toBe(moved);
+  await expect.poll(() => titleAt(0)).toBe(moved);
   // The newest work (the previous test's, put first when it was added) leads after a reset.
   const newest = firstTitle;
 
@@ -289,7 +286,7 @@ test('the order: dragged by pointer and by keyboard, up, down and reset — the 
   });
   await page.getByRole('button', { name: "Réinitialiser l'ordre" }).click();
   await expect(page.getByRole('status').getByText('Ordre réinitialisé')).toBeVisible();
-  await expect.poll(() => titleAt(0), { timeout: 10_000 }).toBe(newest);
+  await expect.poll(() => titleAt(0)).toBe(newest);
   await galleryPuts(newest, moved);
 });
 
@@ -299,7 +296,6 @@ test('deleting a work that was bought archives it: off the site, its order keeps
   baseURL,
   request,
 }) => {
-  test.setTimeout(240_000);
   const stamp = Date.now().toString(36);
   const title = `Vendue en ligne ${stamp}`;
   const photo = await sharp({

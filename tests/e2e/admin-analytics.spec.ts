@@ -202,7 +202,6 @@ test('sales paid in the shop appear on the analytics screen, for every period, w
   browser,
   baseURL,
 }) => {
-  test.setTimeout(240_000);
   const before = { week: await analyticsOf('7d'), month: await analyticsOf('30d') };
 
   const originalId = await addWork('original', ORIGINAL.title, ORIGINAL.priceCents, null);
@@ -324,9 +323,7 @@ test('sales paid in the shop appear on the analytics screen, for every period, w
 
   // The buyers' look at a work through its address, once the counter has written it down.
   await expect
-    .poll(async () => (await analyticsOf('7d')).mostViewed.map((work) => work.key), {
-      timeout: 30_000,
-    })
+    .poll(async () => (await analyticsOf('7d')).mostViewed.map((work) => work.key))
     .toContain(VIEWED.key);
   await page.getByRole('button', { name: 'Actualiser' }).click();
   await expect(
@@ -338,7 +335,6 @@ test('sales paid in the shop appear on the analytics screen, for every period, w
 test('the screen passes axe and looks right at 1366 and 390 px; screenshots for a person', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   const errors = await preparePage(page);
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.setViewportSize({ width: 1366, height: 900 });

@@ -110,7 +110,6 @@ async function buyPrint(browser: Browser, baseURL: string, email: string, name: 
 }
 
 test.beforeAll(async ({ browser, baseURL }) => {
-  test.setTimeout(180_000);
   for (const [i, person] of PEOPLE.entries()) {
     const address = `127.0.0.${31 + Math.floor(i / 9)}`;
     const signed = await fromAddress(baseURL!, address, '/api/auth/signup', {
@@ -349,7 +348,6 @@ test('detail, JSON export and erasure of the buyer', async ({ page }) => {
 test('axe and the look at 1366 and 390 px: the screen, the detail, the erase dialog', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   const errors = await signIn(page, `/admin/customers?q=${run}`);
   for (const width of [1366, 390]) {
     await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });

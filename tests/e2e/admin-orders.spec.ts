@@ -271,7 +271,6 @@ test('two buyers pay; the owner finds, filters, ships, cancels and exports their
   browser,
   baseURL,
 }) => {
-  test.setTimeout(300_000);
   const originalId = await addWork('original', ORIGINAL.title, ORIGINAL.priceCents, null);
   const printId = await addWork('print', PRINT.title, PRINT.priceCents, originalId);
   bought.originalId = originalId;
@@ -518,7 +517,6 @@ test('two buyers pay; the owner finds, filters, ships, cancels and exports their
 test('the screen and its modals pass axe and look right at 1366 and 390 px; screenshots', async ({
   page,
 }) => {
-  test.setTimeout(180_000);
   const zoe = bought.zoe!;
   const errors = await preparePage(page);
   await page.emulateMedia({ reducedMotion: 'reduce' });

@@ -85,7 +85,6 @@ async function buyer(browser: Browser, baseURL: string) {
 test('the three tabs: mouse, arrow keys, axe and screenshots at 1366 and 390 px', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   const errors = await signIn(page);
   await expect(page.getByRole('heading', { level: 1, name: 'Paramètres du site' })).toBeVisible();
   const refresh = page.getByRole('button', { name: 'Actualiser les paramètres' });
@@ -262,7 +261,6 @@ test('a promo code added, switched off and deleted: a buyer’s cart follows eac
   browser,
   baseURL,
 }) => {
-  test.setTimeout(90_000);
   const errors = await signIn(page);
   const promotions = await openTab(page, 'Promotions');
   const code = promotions.getByRole('textbox', { name: 'Code promo' });
@@ -340,7 +338,6 @@ test('maintenance goes on only through its confirmation; a visitor gets the main
   page,
   browser,
 }) => {
-  test.setTimeout(90_000);
   const errors = await signIn(page);
   const general = await openTab(page, 'Général');
   const box = general.getByRole('checkbox', { name: 'Mode maintenance' });

@@ -76,7 +76,6 @@ test(
   'a print from the gallery to a paid order: cart, promo, checks, emulator, success',
   { tag: '@postgres' },
   async ({ page, browser }) => {
-    test.setTimeout(90_000);
     const errors = await preparePage(page);
 
     // Gallery: the overlay's print button; the badge counts it.
@@ -198,7 +197,6 @@ test(
   'an original bought from the gallery shows as sold afterwards',
   { tag: '@postgres' },
   async ({ page, browser }) => {
-    test.setTimeout(90_000);
     const errors = await preparePage(page);
     await addFromGallery(page, 'palimpseste', 'original');
     // A second original is refused, with the spec's message in the page's language.
@@ -240,7 +238,6 @@ test(
   'an original two buyers want: held for the first to check out, then gone from the other cart',
   { tag: '@postgres' },
   async ({ page, browser }) => {
-    test.setTimeout(90_000);
     const errors = await preparePage(page);
     const other = await browser.newContext();
     const rival = await other.newPage();
@@ -283,7 +280,6 @@ test(
 test('a declined card, then Cancel: the cancel page, and the cart still holds the work (English)', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   const errors = await preparePage(page);
   await addFromGallery(page, 'aube-d-ambre', 'print', 'en');
   // The old English address still leads there (issue 9: English pages get English paths).
@@ -323,7 +319,6 @@ test('a declined card, then Cancel: the cancel page, and the cart still holds th
 test('cart, checkout, success and cancel pages have no axe violation, in both languages', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   const errors = await preparePage(page);
 
   // An empty cart: the checkout sends back to it.

@@ -66,7 +66,6 @@ test('adding to the cart shows the line added, the count and the way to the cart
 test('an original bought a moment ago shows sold in the same browser, without a reload', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
   const errors = await preparePage(page);
   // The gallery is open before the purchase, as it would be in another tab.
   await page.goto('/gallery');
@@ -97,9 +96,7 @@ test('an original bought a moment ago shows sold in the same browser, without a 
   await page.locator('#cvc').fill('123');
   await page.getByRole('button', { name: /^Payer / }).click();
   await expect(page).toHaveURL(/\/success\?session_id=/);
-  await expect(page.getByRole('heading', { name: 'Paiement confirmé' })).toBeVisible({
-    timeout: 20_000,
-  });
+  await expect(page.getByRole('heading', { name: 'Paiement confirmé' })).toBeVisible();
 
   // Straight back to the gallery (the browser may reuse what it fetched before the purchase).
   await page.goto('/gallery');

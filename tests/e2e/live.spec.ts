@@ -42,7 +42,6 @@ async function firstWork(request: APIRequestContext) {
 test('a title changed while the server runs shows in both galleries, without a restart', async ({
   request,
 }) => {
-  test.setTimeout(240_000);
   const before = await settled();
   const id = await firstWork(request);
   const stamp = Date.now().toString(36);

@@ -239,7 +239,7 @@ test.describe('gallery', () => {
         await expect(
           page.locator('#panel-original [data-open-work="lumiere-du-tage"]'),
         ).toContainText('Vendue', { timeout: 1_500 });
-      }).toPass({ timeout: 15_000 });
+      }).toPass({ timeout: 60_000 });
       await page.locator('#panel-original [data-open-work="lumiere-du-tage"]').click();
       await expect(
         page.getByRole('dialog').getByText('Cette œuvre originale a été vendue.'),

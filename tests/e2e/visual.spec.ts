@@ -53,7 +53,6 @@ for (const size of SIZES) {
     test.use({ viewport: { width: size.width, height: size.height } });
 
     test('catalogue pages and the 404', async ({ page }) => {
-      test.setTimeout(150_000);
       const errors = await preparePage(page);
       // Long reading pages are compared on their first screen: the rest is running text.
       for (const [name, path, fullPage] of [
@@ -99,7 +98,6 @@ for (const size of SIZES) {
     });
 
     test('sign-in pages', async ({ page }) => {
-      test.setTimeout(90_000);
       const errors = await preparePage(page);
       for (const [name, path] of [
         ['login', '/login'],
@@ -121,7 +119,6 @@ for (const size of SIZES) {
     });
 
     test('buying: empty cart, cart, checkout, payment, success, account', async ({ page }) => {
-      test.setTimeout(120_000);
       const errors = await preparePage(page);
       await visit(page, '/panier', true);
       await looksRight(page, 'cart-empty', size.width);

@@ -103,25 +103,22 @@ async function buy(browser: Browser, email: string): Promise<string> {
 async function mailTo(address: string): Promise<{ subject: string; text: string; html: string }> {
   let found: { subject: string; text: string; html: string } | null = null;
   await expect
-    .poll(
-      async () => {
-        const names = (await fs.readdir(mailDir()).catch(() => [] as string[])).filter((n) =>
-          n.endsWith('.eml'),
-        );
-        names.sort().reverse();
-        for (const name of names) {
-          const mail = parseMail(await fs.readFile(path.join(mailDir(), name), 'utf8'));
-          const to = /^to:\s*(.*)$/im.exec(mail.headers)?.[1] ?? '';
-          const subject = /^subject:\s*(.*)$/im.exec(mail.headers)?.[1] ?? '';
-          if (!to.includes(address) || !mail.html) continue;
-          if (!mail.text.includes('Je notifie') && !mail.text.includes('I hereby')) continue;
-          found = { subject, text: mail.text.replace(/\r\n/g, '\n'), html: mail.html };
-          return true;
-        }
-        return false;
-      },
-      { timeout: 15_000 },
-    )
+    .poll(async () => {
+      const names = (await fs.readdir(mailDir()).catch(() => [] as string[])).filter((n) =>
+        n.endsWith('.eml'),
+      );
+      names.sort().reverse();
+      for (const name of names) {
+        const mail = parseMail(await fs.readFile(path.join(mailDir(), name), 'utf8'));
+        const to = /^to:\s*(.*)$/im.exec(mail.headers)?.[1] ?? '';
+        const subject = /^subject:\s*(.*)$/im.exec(mail.headers)?.[1] ?? '';
+        if (!to.includes(address) || !mail.html) continue;
+        if (!mail.text.includes('Je notifie') && !mail.text.includes('I hereby')) continue;
+        found = { subject, text: mail.text.replace(/\r\n/g, '\n'), html: mail.html };
+        return true;
+      }
+      return false;
+    })
     .toBe(true);
   return found!;
 }
@@ -145,7 +142,6 @@ test('a buyer withdraws without an account in two steps and receives the confirm
   page,
   browser,
 }) => {
-  test.setTimeout(150_000);
   const email = freshEmail('withdraw');
   const orderNumber = await buy(browser, email);
   const errors = await preparePage(page);
@@ -228,7 +224,6 @@ test('a buyer withdraws without an account in two steps and receives the confirm
 test('without JavaScript the page answers its own forms, both steps and the confirmation', async ({
   browser,
 }) => {
-  test.setTimeout(90_000);
   const email = freshEmail('nojs');
   const orderNumber = await buy(browser, email);
   const context = await browser.newContext({ javaScriptEnabled: false });
@@ -254,7 +249,6 @@ test('without JavaScript the page answers its own forms, both steps and the conf
 });
 
 test('every page type has the link in its footer, and /account has it too', async ({ page }) => {
-  test.setTimeout(60_000);
   const pages = [
     '/',
     '/gallery',
