@@ -450,14 +450,15 @@ export default function CheckoutForm(props: Props) {
             <h2 id="checkout-problems-title" className="font-semibold">
               {t('checkout.errorsTitle')}
             </h2>
-            {/* 8 px between lines: each link keeps its 24-px target (WCAG 2.5.8). */}
+            {/* Each link is 24 px tall by itself (WCAG 2.5.8), whatever its neighbours' spacing
+                reads as while the box scrolls into view. */}
             <ul className="mt-2 list-disc space-y-2 pl-5 text-sm">
               {problems.map((problem) => (
                 <li key={problem.text}>
                   {problem.path ? (
                     <a
                       href={`#${fieldId(problem.path)}`}
-                      className="underline"
+                      className="inline-block min-h-6 leading-6 underline"
                       onClick={(event) => {
                         event.preventDefault();
                         document.getElementById(fieldId(problem.path ?? ''))?.focus();
