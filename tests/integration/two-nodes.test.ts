@@ -345,10 +345,15 @@ describe.skipIf(skipReason !== null)(
         stdio: 'pipe',
       });
 
-      nginx = start(NGINX, ['-p', ngx, '-c', path.join(ngx, 'nginx.conf'), '-e', 'stderr'], {});
+      const proxy = start(
+        NGINX,
+        ['-p', ngx, '-c', path.join(ngx, 'nginx.conf'), '-e', 'stderr'],
+        {},
+      );
+      nginx = proxy;
       await until('nginx to serve the shop', async () => {
-        if (nginx.child.exitCode !== null)
-          throw new Error(`nginx stopped:\n${nginx.output().slice(-4000)}`);
+        if (proxy.child.exitCode !== null)
+          throw new Error(`nginx stopped:\n${proxy.output().slice(-4000)}`);
         return send(`${site}/api/health`).then(
           (r) => r.status === 200,
           () => false,
