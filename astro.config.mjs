@@ -27,7 +27,9 @@ export default defineConfig({
   // Our auth keeps its own sessions in PostgreSQL; Astro's session store is not used.
   session: false,
   // The production server (api/server.ts) mounts this handler after serving dist/client itself.
-  adapter: node({ mode: 'middleware' }),
+  // Prerendered pages' policies go to dist/_headers.json, sent by api/http/static-files.ts as a
+  // header: a <meta> can be pushed out of <head> by markup injected above it (issue 24).
+  adapter: node({ mode: 'middleware', staticHeaders: true }),
   // api/cli/build.ts builds into a fresh directory and swaps it in, so a running site never
   // serves half a build.
   outDir: process.env.GALERIE_OUT_DIR || './dist',
@@ -43,7 +45,7 @@ export default defineConfig({
     // it. src/middleware.ts checks every unsafe request against PUBLIC_SITE_URL instead (issue 14).
     checkOrigin: false,
     // Content Security Policy (issue 14): each page lists the hashes of the inline scripts and
-    // styles Astro emits (a <meta> when prerendered, a header on demand), never 'unsafe-inline'.
+    // styles Astro emits, always as a header (issue 24), never 'unsafe-inline'.
     // Framing and the headers of every response: api/http/headers.ts.
     csp: { directives: [...PAGE_DIRECTIVES] },
   },

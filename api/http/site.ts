@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Client } from './client.ts';
-import { StaticFiles } from './static-files.ts';
+import { PAGE_DIRECTIVES } from './headers.ts';
+import { StaticFiles, type PagePolicies } from './static-files.ts';
 
 export type NodeHandler = (
   req: IncomingMessage,
@@ -48,6 +49,29 @@ async function readServerHash(dir: string): Promise<string | null> {
 }
 
 /**
+ * The prerendered pages' policies Astro wrote beside client/ (`_headers.json`, docs/decisions/036);
+ * null for a version built before they were (its pages carry a <meta> instead).
+ */
+export async function readPagePolicies(dir: string): Promise<PagePolicies | null> {
+  let entries: unknown;
+  try {
+    entries = JSON.parse(await fs.readFile(path.join(dir, '_headers.json'), 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  const byRoute = new Map<string, string>();
+  for (const entry of entries as { pathname: string; headers: { key: string; value: string }[] }[])
+    for (const header of entry.headers)
+      if (header.key.toLowerCase() === 'content-security-policy')
+        byRoute.set(entry.pathname, header.value);
+  return {
+    byRoute,
+    fallback: [...PAGE_DIRECTIVES, "script-src 'self'", "style-src 'self'"].join('; '),
+  };
+}
+
+/**
  * Loads a complete version folder (client/ and server/). Throws when any module fails. When the
  * version's server bundle was built from the same inputs as `previous`'s (a sale that changed only
  * prerendered pages, docs/decisions/032), `previous`'s handler renders its on-demand pages: Node
@@ -59,7 +83,8 @@ export async function loadVersion(
   previous?: SiteVersion | null,
 ): Promise<SiteVersion> {
   const serverHash = await readServerHash(dir);
-  const staticFiles = () => StaticFiles.load(path.join(dir, 'client'));
+  const policies = await readPagePolicies(dir);
+  const staticFiles = () => StaticFiles.load(path.join(dir, 'client'), policies ?? undefined);
   if (serverHash && previous?.serverHash === serverHash)
     return {
       id,

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { withFraming } from './headers.ts';
 
 type Encoding = 'br' | 'gzip';
 
@@ -18,6 +19,26 @@ export interface StaticFile {
   cacheControl: string;
   identity: Variant;
   encoded: Partial<Record<Encoding, Variant>>;
+  /** A page's Content-Security-Policy header (Astro's, with its inline hashes, and framing). */
+  policy?: string;
+}
+
+/**
+ * The policies of a build's prerendered pages (issue 24): Astro writes them, with the hashes of
+ * each page's inline scripts and styles, to `_headers.json` beside client/ (the node adapter's
+ * `staticHeaders`) instead of a <meta> that markup injected above it would push out of <head>.
+ */
+export interface PagePolicies {
+  /** By route: `/`, `/gallery`, `/en/gallery`, `/404`. */
+  byRoute: ReadonlyMap<string, string>;
+  /** For a page the file does not list: nothing inline runs. */
+  fallback: string;
+}
+
+/** The route a page file answers (`/en/gallery/index.html` → `/en/gallery`). */
+function routeOf(rel: string): string {
+  const route = rel.replace(/\/index\.html$/, '').replace(/\.html$/, '');
+  return route === '' ? '/' : route;
 }
 
 const TYPES: Record<string, string> = {
@@ -69,7 +90,7 @@ export class StaticFiles {
     return this.files.size;
   }
 
-  static async load(clientDir: string): Promise<StaticFiles> {
+  static async load(clientDir: string, policies?: PagePolicies): Promise<StaticFiles> {
     const files = new Map<string, StaticFile>();
     for await (const full of walk(clientDir)) {
       if (full.endsWith('.br') || full.endsWith('.gz')) continue;
@@ -89,11 +110,19 @@ export class StaticFiles {
         : ext === '.html'
           ? REVALIDATE
           : SHORT;
+      const route = routeOf(rel);
+      const policy =
+        policies && ext === '.html'
+          ? withFraming(
+              policies.byRoute.get(route) ?? policies.byRoute.get(`${route}/`) ?? policies.fallback,
+            )
+          : undefined;
       files.set(rel, {
         type: TYPES[ext] ?? 'application/octet-stream',
         cacheControl,
         identity,
         encoded,
+        ...(policy && { policy }),
       });
     }
     return new StaticFiles(files);
@@ -130,6 +159,7 @@ export class StaticFiles {
     res.setHeader('Content-Type', file.type);
     res.setHeader('Cache-Control', status === 200 ? file.cacheControl : 'no-store');
     res.setHeader('ETag', chosen.etag);
+    if (file.policy) res.setHeader('Content-Security-Policy', file.policy);
     if (file.encoded.br || file.encoded.gzip) res.setHeader('Vary', 'Accept-Encoding');
     if (encoding) res.setHeader('Content-Encoding', encoding);
     if (status === 200 && matchesEtag(req.headers['if-none-match'], chosen.etag)) {
