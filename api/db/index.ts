@@ -97,6 +97,17 @@ const PREPARED = /^\/\* prepared:([a-z][a-z0-9_]*) \*\//;
 
 /** pg's client, turning Kysely's (text, values) of a statement marked by `prepared()` into a named one. */
 class PreparingClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // A connection the server ends (a restart, a failover, pg_terminate_backend) emits 'error';
+    // the pool listens only while the client is idle, and an 'error' nobody hears ends the
+    // process (issue 24). Heard here, it costs only the queries in flight — they fail, answered
+    // 503 (api/http/errors.ts) — and the pool drops the broken client when it is released.
+    this.on('error', (error) =>
+      log.warn({ err: error }, 'PostgreSQL connection lost; its requests in flight failed'),
+    );
+  }
+
   override query(...args: unknown[]): never {
     const [text, values, callback] = args;
     if (typeof text === 'string' && Array.isArray(values) && callback === undefined) {

@@ -17,6 +17,10 @@ export const ERRORS = {
   rate_limited: { status: 429, message: 'Too many requests; try again later.' },
   internal: { status: 500, message: 'Internal error.' },
   delivery_failed: { status: 502, message: 'The message was saved but could not be delivered.' },
+  database_unavailable: {
+    status: 503,
+    message: 'The shop cannot reach its database for a moment; please try again shortly.',
+  },
   // Cart rules (storefront §4–§5, §8).
   original_limit: { status: 409, message: 'Only one original artwork can be in the cart.' },
   original_in_cart: { status: 409, message: 'This original artwork is already in your cart.' },
@@ -120,8 +124,40 @@ export function isDataError(error: unknown): boolean {
   return false;
 }
 
+/** Seconds a client is asked to wait (Retry-After) while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+const CONNECTION_MESSAGES =
+  /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Client was closed and is not queryable|ECONNREFUSED|ECONNRESET|EPIPE/i;
+
+/**
+ * Whether a query failed because the database could not be reached, not because of the query:
+ * SQLSTATE class 08 (connection exception), 57P01–57P03 (the server shut down or is starting),
+ * or the driver's own words for a connection that broke or never opened. Such a request is
+ * answered 503 with Retry-After (issue 24): the next one succeeds once the database is back.
+ */
+export function isConnectionError(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, cause, message } = e as { code?: unknown; cause?: unknown; message?: unknown };
+    if (
+      typeof code === 'string' &&
+      /^(08[0-9A-Z]{3}|57P0[123]|ECONNREFUSED|ECONNRESET|EPIPE)$/.test(code)
+    )
+      return true;
+    if (typeof message === 'string' && CONNECTION_MESSAGES.test(message)) return true;
+    e = cause;
+  }
+  return false;
+}
+
 /** The JSON error response for any thrown value: `{ error: { code, message, fields? } }`. */
 export function errorResponse(error: unknown): Response {
+  if (!(error instanceof AppError) && isConnectionError(error)) {
+    log.warn({ err: error }, 'Database unreachable while answering a request');
+    return errorResponse(
+      new AppError('database_unavailable', { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS }),
+    );
+  }
   if (!(error instanceof AppError)) {
     log.error({ err: error }, 'Unexpected error while answering a request');
     return errorResponse(new AppError(isDataError(error) ? 'invalid_input' : 'internal'));

@@ -1,0 +1,70 @@
+// Issue 24, break 3: with four clients posting, three pg_terminate_backend of the database's
+// connections ended the process (`Unhandled 'error' event … 57P01`): a connection in use had no
+// error listener. Now a dropped connection costs only the requests in flight — each answered 503
+// with Retry-After and `database_unavailable` — and the next requests succeed once PostgreSQL
+// accepts connections again. Drops are made one after another, each once the server answered
+// again: an event, not a pace.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '#api/db/index.ts';
+import { dropAndRecover, startLoad, type Drop } from '../helpers/connection-loss.ts';
+import { testDbKind } from '../helpers/db.ts';
+import { makeUser } from '../helpers/factories.ts';
+import { freshShop, startServer, type FreshShop, type RunningServer } from '../helpers/server.ts';
+import {
+  cloneDatabase,
+  dropDatabase,
+  ensureGoldenShop,
+  GOLDEN_SITE_URL,
+  makeGoldenTemplate,
+} from '../setup/golden.ts';
+
+const adminUrl = process.env['DATABASE_URL'] ?? '';
+
+describe.skipIf(testDbKind() !== 'postgres')(
+  'PostgreSQL dropping the server’s connections under load',
+  { tags: ['pg-driver'] },
+  () => {
+    let shop: FreshShop;
+    let server: RunningServer;
+    let template: string;
+    const database = `galerie_t_loss_${process.pid}`;
+    let cookie: string;
+
+    beforeAll(async () => {
+      shop = await freshShop('pg-connection-loss');
+      const golden = await ensureGoldenShop(GOLDEN_SITE_URL);
+      template = await makeGoldenTemplate(adminUrl, golden, process.pid);
+      const url = await cloneDatabase(adminUrl, template, database);
+      const handle = await openDatabase({ databaseUrl: url, maxConnections: 1 });
+      ({ cookie } = await makeUser(handle.db));
+      await handle.close();
+      server = await startServer({ ...shop, env: { DATABASE_URL: url } });
+    });
+
+    afterAll(async () => {
+      await server?.stop();
+      await dropDatabase(adminUrl, database).catch(() => {});
+      if (template) await dropDatabase(adminUrl, template).catch(() => {});
+      shop?.remove();
+    });
+
+    it('stays up: requests in flight get 503 with Retry-After, the next ones succeed', async () => {
+      const load = startLoad(server.base, ['/api/auth/session', '/api/account/orders'], cookie);
+      const drops: Drop[] = [];
+      try {
+        for (let i = 0; i < 3; i++) drops.push(await dropAndRecover(load, adminUrl, database));
+      } finally {
+        await load.stop();
+      }
+      // The drops did end connections the server was using.
+      expect(drops.reduce((n, drop) => n + drop.ended, 0)).toBeGreaterThan(0);
+      expect(server.child.exitCode).toBeNull();
+      expect(server.child.signalCode).toBeNull();
+      expect(load.wrong()).toEqual([]);
+      expect(load.answers.filter((a) => a.status === 200).length).toBeGreaterThan(3);
+      const health = await fetch(`${server.base}/api/health`);
+      expect(health.status).toBe(200);
+      expect(server.output()).not.toMatch(/Unhandled|uncaughtException|"level":60/);
+    });
+  },
+);
