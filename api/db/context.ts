@@ -3,6 +3,8 @@
 // the same pool or PGlite instance. Outside the server (astro dev, CLI) it is opened on first use.
 import path from 'node:path';
 import { loadConfig, type AppConfig } from '../config.ts';
+import { log } from '../log.ts';
+import { keepPrivate, makePrivate } from '../private-files.ts';
 import { openDatabase, type Database, type DatabaseHandle } from './index.ts';
 
 const KEY = Symbol.for('galerie.database');
@@ -13,8 +15,23 @@ export function pgliteDirFor(config: Pick<AppConfig, 'dataDir'>): string {
   return path.join(config.dataDir, 'pgdata');
 }
 
-export function openConfiguredDatabase(config: AppConfig): Promise<DatabaseHandle> {
-  return openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: pgliteDirFor(config) });
+/**
+ * The configured database, opened by the server and every command-line tool: DATA_DIR and the
+ * backups' folder are made owner-only first, and once more after PGlite has created its files
+ * (it ignores the umask): api/private-files.ts.
+ */
+export async function openConfiguredDatabase(config: AppConfig): Promise<DatabaseHandle> {
+  const { fixed } = keepPrivate([config.dataDir, config.backupDir]);
+  if (fixed.length)
+    log.warn(
+      `Galerie: ${fixed.length} file(s) under ${config.dataDir} or ${config.backupDir} were readable by other users; they are now the owner's only`,
+    );
+  const handle = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: pgliteDirFor(config),
+  });
+  if (handle.kind === 'pglite') makePrivate(config.dataDir);
+  return handle;
 }
 
 export function provideDatabase(handle: DatabaseHandle): void {

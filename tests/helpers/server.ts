@@ -64,11 +64,24 @@ export interface StartOptions {
   env?: NodeJS.ProcessEnv;
   /** Resolve as soon as the process is spawned, without waiting for "ready". */
   noWait?: boolean;
+  /** The umask the server starts with (through /bin/sh); the caller's when absent. */
+  umask?: number;
 }
 
 /** Starts `node api/server.ts` on a shop; resolves once it printed that it is ready. */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
-  const child = spawn(process.execPath, ['api/server.ts'], {
+  const [command, args] =
+    options.umask === undefined
+      ? [process.execPath, ['api/server.ts']]
+      : [
+          '/bin/sh',
+          [
+            '-c',
+            `umask ${options.umask.toString(8).padStart(3, '0')} && exec "$0" api/server.ts`,
+            process.execPath,
+          ],
+        ];
+  const child = spawn(command, args, {
     cwd: root,
     env: {
       ...process.env,
