@@ -56,6 +56,26 @@ export async function hit(
   return { allowed, retryAfterSeconds, hits: row.hits };
 }
 
+/**
+ * Takes back a hit counted at `now` on `key`: for limits on failures, where every attempt is
+ * counted first (atomically, so a burst cannot slip past the limit) and a success is given back.
+ */
+export async function unhit(
+  db: Database,
+  key: string,
+  rule: RateLimitRule,
+  now: Date = systemClock(),
+): Promise<void> {
+  const windowMs = rule.windowSeconds * 1000;
+  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  await db
+    .updateTable('rate_limits')
+    .set({ hits: sql<number>`greatest(rate_limits.hits - 1, 0)` })
+    .where('key', '=', key)
+    .where('window_start', '=', windowStart)
+    .execute();
+}
+
 /** Deletes windows that ended before `now` for any rule (windows last at most a day). */
 export async function pruneRateLimits(db: Database, now: Date = systemClock()): Promise<number> {
   const cutoff = new Date(now.getTime() - MAX_WINDOW_SECONDS * 1000);

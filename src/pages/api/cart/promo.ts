@@ -1,6 +1,8 @@
 // POST /api/cart/promo { code }: applies a promo code from the site settings (one at a time);
-// DELETE removes it. Answers the repriced cart.
+// DELETE removes it. Answers the repriced cart. Attempts are limited per cart and per address
+// (api/cart/promo-attempts.ts).
 import { applyCartPromo, removeCartPromo } from '#api/cart/index.ts';
+import { withPromoAttempt } from '#api/cart/promo-attempts.ts';
 import { getDb } from '#api/db/context.ts';
 import { defineEndpoint } from '#api/http/endpoint.ts';
 import { liveSettings } from '#api/settings/index.ts';
@@ -16,7 +18,10 @@ export const POST = defineEndpoint({
     const db = await getDb();
     const settings = await liveSettings(db);
     const cartId = ensureCartId(cookies, locals.secureCookies);
-    await applyCartPromo(db, cartId, code, settings);
+    // Past the limit of wrong codes, right and wrong codes answer alike: 429.
+    await withPromoAttempt(db, { cartId, ip: locals.client.address }, () =>
+      applyCartPromo(db, cartId, code, settings),
+    );
     return cartResponse(db, cartId, settings);
   },
 });
