@@ -13,6 +13,7 @@ import { ServedVersion } from './build/served.ts';
 import { distDirOf, unmarkInUse } from './build/versions.ts';
 import { followCluster } from './cluster/follow.ts';
 import { CLUSTER_LOCKS, tryClusterLock, withClusterLock } from './cluster/lock.ts';
+import { runErasuresDue } from './admin/customers.ts';
 import { sweepExpiredHolds } from './checkout/index.ts';
 import { AvailabilityCache } from './catalog/availability-cache.ts';
 import { prepareDatabase } from './catalog/seed.ts';
@@ -237,12 +238,17 @@ async function main(): Promise<void> {
             : { advisoryLock: false, startedAt: new Date(performance.timeOrigin) },
         )
       : null;
-    // Holds whose session ended without news (a lost webhook, a restart) are released every minute.
+    // Holds whose session ended without news (a lost webhook, a restart) are released every minute,
+    // and the erasures the owner asked for once a customer's open orders closed are carried out.
     // On several nodes one of them at a time does it (the others skip that minute).
-    const sweep = () => sweepExpiredHolds(db);
+    const sweep = async () => {
+      await sweepExpiredHolds(db);
+      const erased = await runErasuresDue(db);
+      if (erased) log.info(`Galerie: carried out ${erased} scheduled customer erasure(s)`);
+    };
     const sweeper = setInterval(() => {
       (cluster ? tryClusterLock(db, CLUSTER_LOCKS.sweep, sweep) : sweep()).catch((error: unknown) =>
-        log.error({ err: error }, 'Galerie: releasing expired holds failed'),
+        log.error({ err: error }, 'Galerie: the minute sweep (holds, erasures) failed'),
       );
     }, 60_000);
     sweeper.unref();

@@ -23,6 +23,7 @@ import {
   type CustomerListQuery,
   type CustomerListView,
   type EraseResult,
+  type EraseScheduled,
 } from '../../src/schemas/admin-customers.ts';
 import {
   FULFILMENT_STATUSES,
@@ -36,6 +37,7 @@ import { AppError } from '../http/errors.ts';
 import { parisDay, parisMidnight } from '../orders/sales.ts';
 import { liveSettings } from '../settings/index.ts';
 import { audit, type Actor } from './audit.ts';
+import { openOrders, runScheduledErasures } from './erasure.ts';
 
 /** What an erased order's buyer is called (issue 13 point 8). */
 export const ERASED_NAME = 'Client effacé';
@@ -428,11 +430,33 @@ export async function eraseCustomer(
   input: CustomerErase,
   actor: Actor,
   deps: { now?: Clock } = {},
-): Promise<EraseResult> {
+): Promise<EraseResult | EraseScheduled> {
   if (!confirmsErase(input.email, input.confirmation))
     throw new AppError('invalid_input', { fields: { confirmation: ERASE_MISMATCH } });
-  const key = customerKey(input.email);
-  const now = timeOf(deps);
+  const result = await eraseAddress(db, customerKey(input.email), actor, {
+    now: timeOf(deps),
+    whenClosed: input.whenClosed === true,
+  });
+  if (result === 'still_open' || result === 'gone') throw new Error('unreachable');
+  return result;
+}
+
+/** The erasures asked for while orders were open, carried out once they closed (the sweeper). */
+export function runErasuresDue(db: Database, now?: Date): Promise<number> {
+  return runScheduledErasures(
+    db,
+    (key, actor, at) => eraseAddress(db, key, actor, { now: at, scheduledRun: true }),
+    now,
+  );
+}
+
+async function eraseAddress(
+  db: Database,
+  key: string,
+  actor: Actor,
+  options: { now: Date; whenClosed?: boolean; scheduledRun?: boolean },
+): Promise<EraseResult | EraseScheduled | 'still_open' | 'gone'> {
+  const { now } = options;
   const pseudonym = `efface-${randomBytes(4).toString('hex')}@invalid`;
   return db.transaction().execute(async (trx) => {
     const account = await accountOf(trx, key);
@@ -443,16 +467,59 @@ export async function eraseCustomer(
       });
     const userId = account?.id ?? null;
     const orders = await ordersOf(trx, key, userId)
-      .select(['id', 'total_cents'])
+      .select([
+        'id',
+        'total_cents',
+        'order_number',
+        'status',
+        'payment_status',
+        'paid_at',
+        'shipped_at',
+        'created_at',
+        'withdrawal_requested_at',
+        'refund_pending_at',
+      ])
       .forUpdate()
       .execute();
+    // An open order still needs the customer's name and address: refuse, or erase later.
+    const open = await openOrders(trx, orders, now);
+    if (open.length > 0) {
+      if (options.scheduledRun) return 'still_open';
+      if (!options.whenClosed) throw new AppError('erase_blocked', { details: { orders: open } });
+      await trx
+        .insertInto('erasure_requests')
+        .values({
+          email_key: key,
+          requested_at: now,
+          requested_by: actor.id,
+          requested_by_email: actor.email,
+        })
+        .onConflict((oc) =>
+          oc.column('email_key').doUpdateSet({
+            requested_at: now,
+            requested_by: actor.id,
+            requested_by_email: actor.email,
+          }),
+        )
+        .execute();
+      await audit(trx, actor, 'customer.erase_scheduled', 'customer', customerHash(key), null, {
+        openOrders: open.map((o) => o.number),
+      });
+      return { scheduled: true, openOrders: open };
+    }
     const messages = await trx
       .deleteFrom('contact_messages')
       .where(sql<string>`lower(email)`, '=', key)
       .executeTakeFirst();
     const contactMessagesDeleted = Number(messages.numDeletedRows);
-    if (!account && orders.length === 0 && contactMessagesDeleted === 0)
+    const requested = await trx
+      .deleteFrom('erasure_requests')
+      .where('email_key', '=', key)
+      .executeTakeFirst();
+    if (!account && orders.length === 0 && contactMessagesDeleted === 0) {
+      if (options.scheduledRun) return 'gone';
       throw new AppError('not_found', { message: 'No such customer.' });
+    }
     if (orders.length > 0)
       await trx
         .updateTable('orders')
@@ -494,7 +561,12 @@ export async function eraseCustomer(
         totalCents: orders.reduce((sum, o) => sum + o.total_cents, 0),
         contactMessages: contactMessagesDeleted,
       },
-      { pseudonym, erasedAt: now.toISOString() },
+      {
+        pseudonym,
+        erasedAt: now.toISOString(),
+        // Asked for while orders were open, carried out by the server once they closed.
+        ...(Number(requested.numDeletedRows) > 0 && options.scheduledRun && { scheduled: true }),
+      },
     );
     return {
       pseudonym,

@@ -124,6 +124,13 @@ export interface CustomerSummaries {
   user_id: string | null;
 }
 
+export interface ErasureRequests {
+  email_key: string;
+  requested_at: Generated<Timestamp>;
+  requested_by: string;
+  requested_by_email: string;
+}
+
 export interface Holds {
   artwork_id: number;
   artwork_type: string;
@@ -344,6 +351,7 @@ export interface DB {
   carts: Carts;
   contact_messages: ContactMessages;
   customer_summaries: CustomerSummaries;
+  erasure_requests: ErasureRequests;
   holds: Holds;
   invoice_counters: InvoiceCounters;
   invoices: Invoices;

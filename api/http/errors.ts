@@ -57,6 +57,11 @@ export const ERRORS = {
     message: 'This order has already been cancelled or refunded.',
   },
   // Back office.
+  erase_blocked: {
+    status: 409,
+    message:
+      'Ce client a des commandes en cours : son adresse leur est encore nécessaire. Effacez-le à leur clôture.',
+  },
   version_conflict: {
     status: 409,
     message: 'This was changed meanwhile: here are the current values.',

@@ -61,7 +61,7 @@ interface WithdrawalRow {
  * When the owner last marked the order delivered ('Livrée', audited by api/admin/orders.ts as
  * action 'order.status' with `after.status`): the shop's knowledge of the delivery, or null.
  */
-async function deliveryRecordedAt(db: Executor, orderId: string): Promise<Date | null> {
+export async function deliveryRecordedAt(db: Executor, orderId: string): Promise<Date | null> {
   const row = await db
     .selectFrom('audit_log')
     .select('at')

@@ -31,6 +31,8 @@ export const customerEraseSchema = z.strictObject({
   email: z.string().trim().min(3).max(EMAIL_MAX).check(singleLine()),
   // What was typed cannot name the customer: the island shows the mismatch.
   confirmation: z.string().trim().max(EMAIL_MAX).check(singleLine(ERASE_MISMATCH)),
+  /** While an order is open: erase once every open order has closed, instead of refusing. */
+  whenClosed: z.optional(z.boolean()),
 });
 export type CustomerErase = z.infer<typeof customerEraseSchema>;
 
@@ -50,6 +52,29 @@ export interface CustomerDetailView extends CustomerDetail {
 }
 
 /** What POST /api/admin/customers/erase answers. */
+/** Why an order of the customer still needs their details (issue 24). */
+export type OpenOrderReason =
+  'awaiting_payment' | 'unshipped' | 'withdrawal_period' | 'refund_pending';
+
+export const OPEN_ORDER_REASONS: Record<OpenOrderReason, string> = {
+  awaiting_payment: 'paiement en cours',
+  unshipped: 'pas encore expédiée',
+  withdrawal_period: 'délai de rétractation en cours',
+  refund_pending: 'remboursement à faire',
+};
+
+/** An order that keeps a customer from being erased now: 409 `erase_blocked`'s details. */
+export interface OpenOrder {
+  number: string;
+  reasons: OpenOrderReason[];
+}
+
+/** An erasure asked for while orders were open: carried out by the server once they close. */
+export interface EraseScheduled {
+  scheduled: true;
+  openOrders: OpenOrder[];
+}
+
 export interface EraseResult {
   /** The address the erased orders now carry ('efface-<id>@invalid'). */
   pseudonym: string;

@@ -14,6 +14,7 @@ import {
   eraseCustomer,
   exportCustomer,
   listCustomers,
+  runErasuresDue,
 } from '#api/admin/customers.ts';
 import { provideDatabase } from '#api/db/context.ts';
 import type { Database } from '#api/db/index.ts';
@@ -662,6 +663,56 @@ describe('one customer: detail, export, erasure', () => {
     expect(
       await t.db.selectFrom('users').where('id', '=', owner.id).select('id').execute(),
     ).toHaveLength(1);
+  });
+
+  it('refuses to erase while an order is open, naming it, and touches nothing', async () => {
+    // One unshipped, one shipped (its withdrawal period has not even started), a checkout that
+    // may still be paid: each still needs the customer's name and address (issue 24).
+    const body = { email: 'sophie.kovac@example.test', confirmation: 'sophie.kovac@example.test' };
+    const before = await t.db.selectFrom('orders').selectAll().orderBy('id').execute();
+    const blocked = await call(ERASE, '/api/admin/customers/erase', {
+      token: owner.token,
+      method: 'POST',
+      body,
+    });
+    expect(blocked.status).toBe(409);
+    const refusal = (await blocked.json()) as {
+      error: { code: string; details: { orders: { number: string; reasons: string[] }[] } };
+    };
+    expect(refusal.error.code).toBe('erase_blocked');
+    expect(refusal.error.details.orders).toEqual(
+      expect.arrayContaining([
+        { number: orders[0]!.orderNumber, reasons: ['unshipped'] },
+        { number: orders[1]!.orderNumber, reasons: ['withdrawal_period'] },
+        { number: orders[3]!.orderNumber, reasons: ['awaiting_payment'] },
+      ]),
+    );
+    expect(refusal.error.details.orders).toHaveLength(3);
+    expect(await t.db.selectFrom('orders').selectAll().orderBy('id').execute()).toEqual(before);
+    expect(
+      await t.db.selectFrom('users').where('id', '=', client.id).select('id').execute(),
+    ).toHaveLength(1);
+    // Asked to, the erasure is recorded and waits: the sweeper finds the orders still open.
+    const scheduled = await call(ERASE, '/api/admin/customers/erase', {
+      token: owner.token,
+      method: 'POST',
+      body: { ...body, whenClosed: true },
+    });
+    expect(scheduled.status).toBe(200);
+    expect(await scheduled.json()).toMatchObject({ scheduled: true });
+    expect(await runErasuresDue(t.db)).toBe(0);
+    expect(await t.db.selectFrom('orders').selectAll().orderBy('id').execute()).toEqual(before);
+    // The orders close: delivered long ago, the checkout expired.
+    await t.db
+      .updateTable('orders')
+      .set({ status: 'delivered', shipped_at: new Date('2026-09-12T10:00:00Z') })
+      .where('id', 'in', [orders[0]!.id, orders[1]!.id])
+      .execute();
+    await t.db
+      .updateTable('orders')
+      .set({ payment_status: 'expired' })
+      .where('id', '=', orders[3]!.id)
+      .execute();
   });
 
   it('erases the customer and keeps the accounting exactly as it was', async () => {

@@ -8,6 +8,9 @@ import {
   confirmsErase,
   type CustomerDetailView,
   type EraseResult,
+  type EraseScheduled,
+  type OpenOrder,
+  OPEN_ORDER_REASONS,
 } from '../../schemas/admin-customers.ts';
 import { FULFILMENT_LABELS, paymentLabel } from '../../domain/order-status.ts';
 import { formatMoney } from '../../domain/money.ts';
@@ -62,6 +65,8 @@ export default function CustomerDetail({ email, t, onClose, onErased }: Props) {
   const [confirming, setConfirming] = useState(false);
   const [typed, setTyped] = useState('');
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  /** The open orders that keep the customer from being erased now (409 erase_blocked). */
+  const [blocked, setBlocked] = useState<OpenOrder[] | null>(null);
   const eraseButton = useRef<HTMLButtonElement>(null);
   const modal = useRef<HTMLDialogElement | null>(null);
   const never = t('never');
@@ -116,17 +121,27 @@ export default function CustomerDetail({ email, t, onClose, onErased }: Props) {
     }
   }
 
-  async function erase() {
+  async function erase(whenClosed = false) {
     setErasing(true);
     setNotice(null);
-    const result = await adminCall<EraseResult>('POST', '/api/admin/customers/erase', {
-      email,
-      confirmation: typed,
-    });
+    const result = await adminCall<EraseResult | EraseScheduled>(
+      'POST',
+      '/api/admin/customers/erase',
+      { email, confirmation: typed, ...(whenClosed && { whenClosed }) },
+    );
     setErasing(false);
     if (!result.ok) {
+      if (result.error.code === 'erase_blocked') {
+        setBlocked((result.error.details?.['orders'] as OpenOrder[] | undefined) ?? []);
+        return;
+      }
       const message = result.error.fields?.['confirmation'] ?? result.error.message;
       setNotice({ tone: 'error', text: t('erase.error', { message }) });
+      return;
+    }
+    setBlocked(null);
+    if ('scheduled' in result.data) {
+      setNotice({ tone: 'success', text: t('erase.scheduled') });
       return;
     }
     onErased(result.data);
@@ -309,6 +324,30 @@ export default function CustomerDetail({ email, t, onClose, onErased }: Props) {
                 {erasing ? t('erase.erasing') : t('gdpr.erase')}
               </button>
             </div>
+            {blocked && (
+              <div
+                role="alert"
+                className="space-y-2 rounded border border-amber-700 bg-amber-50 p-3 text-sm text-amber-950"
+              >
+                <p>{t('erase.blocked')}</p>
+                <ul className="list-disc pl-5">
+                  {blocked.map((order) => (
+                    <li key={order.number}>
+                      <span className="font-medium">{order.number}</span> :{' '}
+                      {order.reasons.map((reason) => OPEN_ORDER_REASONS[reason]).join(', ')}
+                    </li>
+                  ))}
+                </ul>
+                <button
+                  type="button"
+                  className={BUTTON}
+                  disabled={erasing}
+                  onClick={() => void erase(true)}
+                >
+                  {t('erase.whenClosed')}
+                </button>
+              </div>
+            )}
             <div aria-live="polite" className="text-sm empty:hidden">
               {notice?.tone === 'success' && <p className="text-green-900">{notice.text}</p>}
             </div>

@@ -1,7 +1,10 @@
 // POST /api/admin/customers/erase { email, confirmation } → erases a customer (a GDPR erasure
 // request, issue 13 point 8; api/admin/customers.ts says what goes and what stays). The owner types
 // the address again: a mismatch is `invalid_input` naming `confirmation`. 404 when nothing is held
-// about the address. Audited. Admin only (middleware), same origin only.
+// about the address. While an order of the customer is open (unshipped, in its withdrawal period,
+// awaiting a payment or a refund), 409 `erase_blocked` lists them in `details.orders`; with
+// `whenClosed: true` the erasure is recorded instead and carried out by the server once they
+// have closed (api/admin/erasure.ts). Audited. Admin only (middleware), same origin only.
 import { requireAdmin } from '#api/accounts/guards.ts';
 import { eraseCustomer } from '#api/admin/customers.ts';
 import { getDb } from '#api/db/context.ts';
