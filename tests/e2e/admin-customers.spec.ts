@@ -335,6 +335,8 @@ test('detail, JSON export and erasure of the buyer', async ({ page }) => {
   await expect(blocked).toContainText(data.orders[0]!.number);
   await expect(blocked).toContainText('pas encore expédiée');
   await expectNoAxeViolations(page);
+  await blocked.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('customer-erase-blocked-1366.png') });
   await blocked.getByRole('button', { name: 'Effacer automatiquement à leur clôture' }).click();
   await expect(dialog.getByText(/^Effacement programmé/)).toBeVisible();
   await expect(dialog.getByText(BUYER.name)).toBeVisible();
