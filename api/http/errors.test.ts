@@ -58,6 +58,8 @@ describe('error codes', () => {
           'payment_failed',
           'payment_not_configured',
           'publish_unavailable',
+          // The database out of reach (a restart, a failover): ours, and temporary.
+          'database_unavailable',
         ].includes(code)
       )
         expect(status).toBeGreaterThanOrEqual(500);

@@ -13,6 +13,7 @@ const TABLES = [
   'carts',
   'contact_messages',
   'customer_summaries',
+  'erasure_requests',
   'holds',
   'invoice_counters',
   'invoices',
