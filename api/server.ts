@@ -13,7 +13,9 @@ import { ServedVersion } from './build/served.ts';
 import { distDirOf, unmarkInUse } from './build/versions.ts';
 import { followCluster } from './cluster/follow.ts';
 import { CLUSTER_LOCKS, tryClusterLock, withClusterLock } from './cluster/lock.ts';
+import { validateSessionToken } from './accounts/sessions.ts';
 import { runErasuresDue } from './admin/customers.ts';
+import { adminBodyGate } from './http/body-gate.ts';
 import { sweepExpiredHolds } from './checkout/index.ts';
 import { AvailabilityCache } from './catalog/availability-cache.ts';
 import { prepareDatabase } from './catalog/seed.ts';
@@ -89,6 +91,11 @@ async function main(): Promise<void> {
       gate: maintenanceGate(db),
       siteUrl: config.siteUrl,
       trustProxy: config.trustProxy,
+      // The back office's API hears a body only from a signed-in administrator on our origin.
+      bodyGate: adminBodyGate({
+        siteUrl: config.siteUrl,
+        validate: (token) => validateSessionToken(db, token),
+      }),
       ...(visits && { observe: visits.observe.bind(visits) }),
       // The same answer for every visitor, from memory (issue 14 §2).
       availability: new AvailabilityCache(() => db),

@@ -8,14 +8,19 @@ import { log, newRequestId, runInRequest } from '../log.ts';
 import { aliasTarget } from './aliases.ts';
 import { attachClient, clientResolver, TRUST_NOTHING, type TrustProxy } from './client.ts';
 import { securityHeaders } from './headers.ts';
+import type { BodyGate } from './body-gate.ts';
 import {
   ALLOW_HEADER,
+  BODY_BUDGET_BYTES,
+  BodyBudget,
   bodyLimit,
   declaresTooMuch,
+  hasBody,
   hasUndeclaredBody,
   KNOWN_METHODS,
   readUndeclaredBody,
   refuseBody,
+  refuseUnread,
 } from './request-limits.ts';
 import { LiveSite, type NodeHandler, type SiteVersion } from './site.ts';
 import type { StaticFiles } from './static-files.ts';
@@ -53,6 +58,10 @@ export interface AppOptions {
   siteUrl?: string;
   /** TRUST_PROXY: whose X-Forwarded-For / -Proto are believed (api/http/client.ts). */
   trustProxy?: TrustProxy;
+  /** Decides, on the headers alone, whether a request may send its body (api/http/body-gate.ts). */
+  bodyGate?: BodyGate;
+  /** Bytes of bodies read at once, all requests together (default BODY_BUDGET_BYTES). */
+  bodyBudget?: number;
 }
 
 export interface GalerieServer {
@@ -83,6 +92,9 @@ function json(
 }
 
 const METHOD_NOT_ALLOWED = { code: 'method_not_allowed', message: 'Method not allowed.' };
+const BUSY = JSON.stringify({
+  error: { code: 'busy', message: 'The server is receiving too much at once; try again shortly.' },
+});
 
 export function fixedSite(staticFiles: StaticFiles, handler: NodeHandler): LiveSite {
   const site = new LiveSite();
@@ -101,6 +113,7 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
       : new LiveSite());
   const draining = { value: false };
   const resolveClient = clientResolver(options.trustProxy ?? TRUST_NOTHING);
+  const budget = new BodyBudget(options.bodyBudget ?? BODY_BUDGET_BYTES);
 
   const notFound = (
     req: IncomingMessage,
@@ -137,6 +150,20 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
     if (declaresTooMuch(req, maxBody)) {
       refuseBody(req, res);
       return;
+    }
+    if (hasBody(req)) {
+      // Who may send it, then whether there is room for it: both before a byte is read.
+      const refused = await options.bodyGate?.(req, pathname);
+      if (refused) {
+        refuseUnread(req, res, refused.status, JSON.stringify({ error: refused }));
+        return;
+      }
+      const declared = req.headers['content-length'];
+      if (!budget.reserve(declared === undefined ? maxBody : Number(declared), res)) {
+        log.warn(`Refused a body on ${pathname}: ${budget.inUse} bytes of bodies being read`);
+        refuseUnread(req, res, 503, BUSY, { 'Retry-After': '5' });
+        return;
+      }
     }
     if (health && pathname === '/api/health') {
       const result = await health();

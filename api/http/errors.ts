@@ -193,14 +193,27 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * are refused.
  */
 export function checkSameOrigin(request: Request, siteUrl: string): void {
-  if (SAFE_METHODS.has(request.method)) return;
-  const origin = request.headers.get('origin');
-  if (origin !== null) {
-    if (siteOrigins(siteUrl).has(origin)) return;
+  if (
+    !isSameOrigin(
+      request.method,
+      request.headers.get('origin'),
+      request.headers.get('sec-fetch-site'),
+      siteUrl,
+    )
+  )
     throw new AppError('forbidden_origin');
-  }
-  if (request.headers.get('sec-fetch-site') === 'same-origin') return;
-  throw new AppError('forbidden_origin');
+}
+
+/** checkSameOrigin's rule on bare header values (the HTTP layer has no Request yet). */
+export function isSameOrigin(
+  method: string,
+  origin: string | null | undefined,
+  secFetchSite: string | null | undefined,
+  siteUrl: string,
+): boolean {
+  if (SAFE_METHODS.has(method)) return true;
+  if (origin !== null && origin !== undefined) return siteOrigins(siteUrl).has(origin);
+  return secFetchSite === 'same-origin';
 }
 
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];

@@ -101,14 +101,29 @@ const TOO_LARGE = JSON.stringify({
  * sending could lose the answer; reading on until the end would let it make us read 50 MB.
  */
 export function refuseBody(req: IncomingMessage, res: ServerResponse): void {
-  res.statusCode = 413;
+  refuseUnread(req, res, 413, TOO_LARGE);
+}
+
+/**
+ * Any refusal of a request whose body has not been read (too large, not allowed, no room): the
+ * answer at once, the body discarded as it arrives (never kept), as for 413 above.
+ */
+export function refuseUnread(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  payload: string,
+  headers: Record<string, string> = {},
+): void {
+  res.statusCode = status;
   // Said at once, so that ending the answer closes the connection (Node's keep-alive would wait).
   res.shouldKeepAlive = false;
   res.setHeader('Connection', 'close');
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Content-Length', Buffer.byteLength(TOO_LARGE));
-  res.write(TOO_LARGE);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('Content-Length', Buffer.byteLength(payload));
+  res.write(payload);
   const finish = () => {
     clearTimeout(timer);
     if (!res.writableEnded) res.end();
@@ -119,3 +134,39 @@ export function refuseBody(req: IncomingMessage, res: ServerResponse): void {
   req.socket.once('close', finish);
   req.resume();
 }
+
+/** Whether a request carries a body (declared, or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
+  const declared = req.headers['content-length'];
+  return declared !== undefined
+    ? Number(declared) > 0
+    : req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * All the request bodies being read at one time, together (issue 24, break 4): thirty anonymous
+ * uploads once held 450 MB. Each request with a body reserves its declared length — a chunked one
+ * its path's limit — before a byte is read, and gives it back when its exchange closes; past the
+ * budget the answer is 503 with Retry-After, unread.
+ */
+export class BodyBudget {
+  readonly limit: number;
+  private used = 0;
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+  get inUse(): number {
+    return this.used;
+  }
+  /** Reserves `bytes` until `res` closes; false when there is no room. */
+  reserve(bytes: number, res: ServerResponse): boolean {
+    if (bytes <= 0) return true;
+    if (this.used + bytes > this.limit) return false;
+    this.used += bytes;
+    res.once('close', () => (this.used -= bytes));
+    return true;
+  }
+}
+
+/** Bytes of bodies read at once, all requests together: four full uploads and room to spare. */
+export const BODY_BUDGET_BYTES = 4 * BODY_LIMITS.uploads + 16 * MiB;

@@ -18,6 +18,7 @@ import { StaticFiles } from '#api/http/static-files.ts';
 import { testDbKind } from '../helpers/db.ts';
 import { freshShop, startServer, type FreshShop, type RunningServer } from '../helpers/server.ts';
 import { GOLDEN_SITE_URL } from '../setup/golden.ts';
+import { until } from '../helpers/wait.ts';
 
 const MB = 1024 * 1024;
 
@@ -153,6 +154,46 @@ describe('the HTTP layer', () => {
   afterAll(async () => {
     for (const app of servers) await new Promise((resolve) => app.server.close(resolve));
     await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('reads no more bodies at once than its budget: the next one waits, 503 with Retry-After', async () => {
+    const app = createGalerieServer({
+      site: fixedSite(await StaticFiles.load(dir), handler),
+      bodyBudget: MB,
+    });
+    servers.push(app);
+    await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+    const { port } = app.server.address() as net.AddressInfo;
+    const size = 800 * 1024;
+    // A slow client: headers and a first part of its body, the rest later.
+    const slow = net.connect({ host: '127.0.0.1', port });
+    let reply = '';
+    slow.on('data', (data: Buffer) => (reply += data.toString('latin1')));
+    slow.write(
+      `POST /api/admin/uploads HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`,
+    );
+    slow.write(Buffer.alloc(1024, 'a'));
+    // Once the server has taken the slow one in, there is no room for a second.
+    await until('the first request to be in', async () => {
+      const busy = await call(`http://127.0.0.1:${port}`, '/api/admin/uploads', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(size) },
+        body: 'b'.repeat(size),
+      });
+      return busy.status === 503 ? busy : undefined;
+    }).then((busy) => {
+      expect(busy.headers['retry-after']).toBe('5');
+      expect(json(busy).error?.code).toBe('busy');
+    });
+    // Once the slow one is done, there is room again.
+    slow.end(Buffer.alloc(size - 1024, 'a'));
+    await until('the slow request answered', () => reply.includes('200 OK'));
+    const next = await call(`http://127.0.0.1:${port}`, '/api/admin/uploads', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': String(size) },
+      body: 'c'.repeat(size),
+    });
+    expect(next.status).toBe(200);
   });
 
   it('ignores X-Forwarded-For without TRUST_PROXY, and reads it from the right with it', async () => {
@@ -360,6 +401,34 @@ describe.skipIf(testDbKind() !== 'pglite')('the real server behind a trusted pro
     const rss = await residentMB(server.child.pid!);
     expect(rss, `${before.rss} MB → ${rss} MB`).toBeLessThan(before.rss + 40);
     // The server still answers on new connections.
+    expect((await call(base, '/api/health')).status).toBe(200);
+  });
+
+  it('refuses an anonymous body to the back office before reading it: 30 uploads at once', async () => {
+    // Issue 24, break 4: an anonymous upload was read up to 25 MiB before its 403, and thirty of
+    // them held 450 MB. Origin and session are now decided on the headers alone.
+    await (
+      await flood(base, '/api/admin/uploads', 25 * MB, false)
+    ).cut;
+    const before = {
+      rss: await residentMB(server.child.pid!),
+      read: await bytesRead(server.child.pid!),
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => flood(base, '/api/admin/uploads', 25 * MB, i % 2 === 0)),
+    );
+    let sent = 0;
+    for (const answer of answers) {
+      expect(answer.status).toBe(401);
+      expect(JSON.parse(answer.body)).toMatchObject({ error: { code: 'unauthorized' } });
+      expect(answer.sent).toBeLessThan(16 * MB);
+      sent += answer.sent;
+    }
+    await Promise.all(answers.map((answer) => answer.cut));
+    const read = (await bytesRead(server.child.pid!)) - before.read;
+    expect(read).toBeLessThan(sent + 8 * MB);
+    const rss = await residentMB(server.child.pid!);
+    expect(rss, `${before.rss} MB → ${rss} MB`).toBeLessThan(before.rss + 60);
     expect((await call(base, '/api/health')).status).toBe(200);
   });
 

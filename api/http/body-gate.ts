@@ -1,0 +1,57 @@
+// Who may send a body to the back office's API, decided before a byte of it is read (issue 24,
+// break 4): an anonymous chunked POST /api/admin/uploads was read up to 25 MiB before its 403.
+// For an unsafe request under /api/admin/, the origin and the session cookie are checked on the
+// bare headers — the same rules as src/middleware.ts and requireAdmin, which still run after —
+// and a refusal is answered at once, its body discarded unread (request-limits.ts).
+import type { IncomingMessage } from 'node:http';
+import { SESSION_COOKIE, type SessionValidation } from '../accounts/sessions.ts';
+import { ERRORS, isSameOrigin, type ErrorCode } from './errors.ts';
+
+export interface BodyRefusal {
+  status: number;
+  code: ErrorCode;
+  message: string;
+}
+
+export interface BodyGateOptions {
+  siteUrl: string;
+  /** The session a cookie's token stands for (api/accounts/sessions.ts validateSessionToken). */
+  validate: (token: string) => Promise<SessionValidation | null>;
+}
+
+export type BodyGate = (req: IncomingMessage, pathname: string) => Promise<BodyRefusal | null>;
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const refusal = (code: ErrorCode): BodyRefusal => ({
+  status: ERRORS[code].status,
+  code,
+  message: ERRORS[code].message,
+});
+
+/** The value of cookie `name` in a Cookie header. */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+export function adminBodyGate(options: BodyGateOptions): BodyGate {
+  return async (req, pathname) => {
+    const method = req.method ?? 'GET';
+    if (SAFE_METHODS.has(method) || !pathname.startsWith('/api/admin/')) return null;
+    const header = (name: string) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    if (!isSameOrigin(method, header('origin'), header('sec-fetch-site'), options.siteUrl))
+      return refusal('forbidden_origin');
+    const token = cookieValue(req.headers.cookie, SESSION_COOKIE);
+    const session = token ? await options.validate(token) : null;
+    if (!session) return refusal('unauthorized');
+    if (session.user.role !== 'admin') return refusal('forbidden');
+    return null;
+  };
+}
