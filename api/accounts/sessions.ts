@@ -9,6 +9,12 @@ export const SESSION_COOKIE = 'session';
 export const SESSION_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 /** A session used when less than this is left is extended to a full lifetime again. */
 export const SESSION_RENEW_WITHIN_MS = SESSION_LIFETIME_MS / 2;
+/** An administrator's session ends after this long without a request (issue 24)… */
+export const ADMIN_IDLE_MS = 2 * 3600 * 1000;
+/** …and this long after sign-in, however active. */
+export const ADMIN_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+/** last_seen_at is written at most this often: not on every request of a busy screen. */
+const SEEN_EVERY_MS = 60 * 1000;
 
 const PRUNE_PROBABILITY = 0.01;
 
@@ -71,7 +77,9 @@ export async function createSession(
 
 /**
  * The session and user a cookie value stands for, or null: unknown id, wrong secret (compared in
- * constant time) or expired (then deleted). A session in its second half is extended.
+ * constant time) or expired (then deleted). A session in its second half is extended. An
+ * administrator's also ends after ADMIN_IDLE_MS without a request and ADMIN_LIFETIME_MS after
+ * sign-in: the back office holds the shop, its orders and its customers' data.
  */
 export async function validateSessionToken(
   db: Executor,
@@ -87,6 +95,8 @@ export async function validateSessionToken(
       'sessions.id',
       'sessions.secret_hash',
       'sessions.expires_at',
+      'sessions.created_at',
+      'sessions.last_seen_at',
       'users.id as user_id',
       'users.email',
       'users.full_name',
@@ -96,10 +106,19 @@ export async function validateSessionToken(
     .where('sessions.id', '=', parts.id)
     .executeTakeFirst();
   if (!row || !tokenMatches(parts.secret, row.secret_hash)) return null;
-  if (row.expires_at.getTime() <= now.getTime()) {
+  const admin = row.role === 'admin';
+  const lastSeen = row.last_seen_at ?? row.created_at;
+  if (
+    row.expires_at.getTime() <= now.getTime() ||
+    (admin &&
+      (now.getTime() - lastSeen.getTime() > ADMIN_IDLE_MS ||
+        now.getTime() - row.created_at.getTime() > ADMIN_LIFETIME_MS))
+  ) {
     await db.deleteFrom('sessions').where('id', '=', row.id).execute();
     return null;
   }
+  if (admin && now.getTime() - lastSeen.getTime() > SEEN_EVERY_MS)
+    await db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', row.id).execute();
   let expiresAt = row.expires_at;
   let refreshed = false;
   if (expiresAt.getTime() - now.getTime() < SESSION_RENEW_WITHIN_MS) {

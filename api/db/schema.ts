@@ -271,6 +271,7 @@ export interface Sessions {
   created_at: Generated<Timestamp>;
   expires_at: Timestamp;
   id: string;
+  last_seen_at: Timestamp | null;
   secret_hash: Buffer;
   user_id: string;
 }
