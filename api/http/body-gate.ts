@@ -1,9 +1,11 @@
 // Who may send a body to the back office's API, decided before a byte of it is read (issue 24,
 // break 4): an anonymous chunked POST /api/admin/uploads was read up to 25 MiB before its 403.
-// For an unsafe request under /api/admin/, the origin and the session cookie are checked on the
+// For an unsafe request to a guarded admin endpoint (isGuardedAdminPath: all of /api/admin/ but
+// the login and the invitation's acceptance), the origin and the session cookie are checked on the
 // bare headers — the same rules as src/middleware.ts and requireAdmin, which still run after —
 // and a refusal is answered at once, its body discarded unread (request-limits.ts).
 import type { IncomingMessage } from 'node:http';
+import { isGuardedAdminPath } from '../accounts/guards.ts';
 import { SESSION_COOKIE, type SessionValidation } from '../accounts/sessions.ts';
 import { ERRORS, isSameOrigin, type ErrorCode } from './errors.ts';
 
@@ -41,7 +43,9 @@ export function cookieValue(header: string | undefined, name: string): string | 
 export function adminBodyGate(options: BodyGateOptions): BodyGate {
   return async (req, pathname) => {
     const method = req.method ?? 'GET';
-    if (SAFE_METHODS.has(method) || !pathname.startsWith('/api/admin/')) return null;
+    // The middleware's own rule (any spelling of the path; the login and the invitation's
+    // acceptance are for people not signed in yet).
+    if (SAFE_METHODS.has(method) || !isGuardedAdminPath(pathname)) return null;
     const header = (name: string) => {
       const value = req.headers[name];
       return Array.isArray(value) ? value[0] : value;

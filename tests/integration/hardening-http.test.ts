@@ -430,6 +430,13 @@ describe.skipIf(testDbKind() !== 'pglite')('the real server behind a trusted pro
     const rss = await residentMB(server.child.pid!);
     expect(rss, `${before.rss} MB → ${rss} MB`).toBeLessThan(before.rss + 60);
     expect((await call(base, '/api/health')).status).toBe(200);
+    // The back office's login is for people not signed in yet: it gets its body.
+    const login = await call(base, '/api/admin/session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: GOLDEN_SITE_URL },
+      body: JSON.stringify({ email: 'nobody@example.org', password: 'not the password' }),
+    });
+    expect(json(login).error?.code).toBe('invalid_credentials');
   });
 
   it('answers 405 to unknown methods and to methods an endpoint does not have', async () => {
