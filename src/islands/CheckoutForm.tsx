@@ -458,7 +458,7 @@ export default function CheckoutForm(props: Props) {
                   {problem.path ? (
                     <a
                       href={`#${fieldId(problem.path)}`}
-                      className="inline-block min-h-6 leading-6 underline"
+                      className="inline-block min-h-6 align-top leading-6 underline"
                       onClick={(event) => {
                         event.preventDefault();
                         document.getElementById(fieldId(problem.path ?? ''))?.focus();
