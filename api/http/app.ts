@@ -9,6 +9,7 @@ import { aliasTarget } from './aliases.ts';
 import { attachClient, clientResolver, TRUST_NOTHING, type TrustProxy } from './client.ts';
 import { securityHeaders } from './headers.ts';
 import type { BodyGate } from './body-gate.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, ERRORS, isConnectionError } from './errors.ts';
 import {
   ALLOW_HEADER,
   BODY_BUDGET_BYTES,
@@ -227,6 +228,21 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
   };
 
   const fail = (req: IncomingMessage, res: ServerResponse, pathname: string, error: unknown) => {
+    if (isConnectionError(error)) {
+      // The database went away under a request that escaped the routes' own handling (the
+      // middleware's settings read, for one): like theirs, a 503 the client may retry.
+      log.warn({ err: error, method: req.method, path: pathname }, 'Database unreachable');
+      if (!res.headersSent) {
+        const { status, message } = ERRORS.database_unavailable;
+        json(
+          res,
+          status,
+          { error: { code: 'database_unavailable', message } },
+          { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+        );
+      } else res.destroy();
+      return;
+    }
     // The path without its query (a reset link's token travels there); the error without its data.
     log.error(
       { err: error, method: req.method, path: pathname },

@@ -8,7 +8,7 @@ import http, { type IncomingMessage } from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '#api/db/index.ts';
 import { createGalerieServer, fixedSite, type GalerieServer } from '#api/http/app.ts';
 import type { Client } from '#api/http/client.ts';
@@ -154,6 +154,41 @@ describe('the HTTP layer', () => {
   afterAll(async () => {
     for (const app of servers) await new Promise((resolve) => app.server.close(resolve));
     await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers 503 with Retry-After when the database drops under a request, 500 otherwise', async () => {
+    // Issue 24, break 3, as CI caught it: the middleware's settings read failed with 57P01 outside
+    // the routes' own error handling, and the server's last resort answered 500 `internal`.
+    const failing =
+      (error: Error): NodeHandler =>
+      () =>
+        Promise.reject(error);
+    const dropped = Object.assign(
+      new Error('terminating connection due to administrator command'),
+      {
+        code: '57P01',
+      },
+    );
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const answers: Answer[] = [];
+    for (const error of [dropped, new Error('a bug')]) {
+      const app = createGalerieServer({
+        site: fixedSite(await StaticFiles.load(dir), failing(error)),
+      });
+      servers.push(app);
+      await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+      const { port } = app.server.address() as net.AddressInfo;
+      answers.push(await call(`http://127.0.0.1:${port}`, '/api/auth/session'));
+    }
+    const [lost, bug] = answers as [Answer, Answer];
+    // The bug is logged as an error; the lost connection only as a warning.
+    expect(logged).toHaveBeenCalledTimes(1);
+    expect(String(logged.mock.calls[0]?.[0])).toContain('a bug');
+    expect(lost.status).toBe(503);
+    expect(lost.headers['retry-after']).toBe('5');
+    expect(json(lost).error?.code).toBe('database_unavailable');
+    expect(bug.status).toBe(500);
+    expect(json(bug).error?.code).toBe('internal');
   });
 
   it('reads no more bodies at once than its budget: the next one waits, 503 with Retry-After', async () => {
