@@ -19,7 +19,8 @@ export interface AccountSubscription {
 /** More than any one buyer of a gallery will have; keeps the answer bounded. */
 export const ACCOUNT_ORDERS_LIMIT = 200;
 
-async function owner(
+/** The account as its orders are found by: its id, and its address once verified. */
+export async function owner(
   db: Executor,
   userId: string,
 ): Promise<{ id: string; verifiedEmail: string | null } | null> {

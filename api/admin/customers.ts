@@ -274,7 +274,7 @@ export async function exportCustomer(
         .execute(),
       db
         .selectFrom('withdrawals')
-        .select(['order_id', 'requested_at', 'locale', 'statement'])
+        .select(['order_id', 'requested_at', 'locale', 'statement', 'state', 'confirmed_at'])
         .where('order_id', 'in', ids)
         .execute(),
       db
@@ -386,6 +386,8 @@ export async function exportCustomer(
         requestedAt: iso(w.requested_at)!,
         locale: w.locale,
         statement: w.statement,
+        state: w.state,
+        confirmedAt: iso(w.confirmed_at),
       })),
     })),
     contactMessages: messages.map((m) => ({

@@ -113,6 +113,8 @@ interface RowColumns {
   status: string;
   payment_status: string;
   withdrawal_requested_at: Date | string | null;
+  withdrawal_pending_at: Date | string | null;
+  withdrawal_confirmed_via: string | null;
   locale: string;
   paid_at: Date | string | null;
   created_at: Date | string;
@@ -139,6 +141,8 @@ function toRow(r: RowColumns): OrderRow {
     fulfilment: fulfilmentOf(r.status),
     payment: r.payment_status,
     withdrawalRequestedAt: r.withdrawal_requested_at ? iso(r.withdrawal_requested_at) : null,
+    withdrawalPendingAt: r.withdrawal_pending_at ? iso(r.withdrawal_pending_at) : null,
+    withdrawalConfirmedVia: confirmedVia(r.withdrawal_confirmed_via),
     locale: r.locale === 'en' ? 'en' : 'fr',
     date: iso(r.paid_at ?? r.created_at),
     hasInvoice: Boolean(r.has_invoice),
@@ -146,6 +150,19 @@ function toRow(r: RowColumns): OrderRow {
 }
 
 const hasInvoice = sql<boolean>`EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id AND i.kind = 'invoice')`;
+
+/** A statement sent from the form that the buyer has not confirmed yet (docs/decisions/039). */
+const withdrawalPendingAt = sql<
+  Date | string | null
+>`(SELECT w.requested_at FROM withdrawals w WHERE w.order_id = o.id AND w.state = 'pending')`;
+/** How the buyer confirmed their withdrawal: from the mailed link, their account, or the old page. */
+const withdrawalConfirmedVia = sql<
+  string | null
+>`(SELECT w.confirmed_via FROM withdrawals w WHERE w.order_id = o.id AND w.state = 'confirmed')`;
+
+function confirmedVia(value: string | null): OrderRow['withdrawalConfirmedVia'] {
+  return value === 'mail' || value === 'account' || value === 'page' ? value : null;
+}
 
 /**
  * One page of the list (§2), with how many orders there are and how many match. A search counts
@@ -173,6 +190,8 @@ export async function listAdminOrders(db: Database, query: OrderListQuery): Prom
       .select([
         ...ROW_COLUMNS,
         hasInvoice.as('has_invoice'),
+        withdrawalPendingAt.as('withdrawal_pending_at'),
+        withdrawalConfirmedVia.as('withdrawal_confirmed_via'),
         (searching ? sql<string | null>`count(*) OVER ()` : sql<string | null>`NULL`).as(
           'matching',
         ),
@@ -251,6 +270,8 @@ const ACTIONS: Record<string, string> = {
   'order.refund': 'Remboursement via Stripe',
   'order.restock': 'Œuvres remises en vente',
   'order.withdrawal': 'Rétractation demandée',
+  'order.withdrawal_statement': 'Déclaration de rétractation reçue, à confirmer par l’acheteur',
+  'order.withdrawal_disowned': 'Déclaration de rétractation écartée par l’acheteur',
   'order.erase': 'Données personnelles effacées',
 };
 
@@ -332,7 +353,11 @@ export async function getAdminOrder(
   const o = await db
     .selectFrom('orders as o')
     .selectAll('o')
-    .select(hasInvoice.as('has_invoice'))
+    .select([
+      hasInvoice.as('has_invoice'),
+      withdrawalPendingAt.as('withdrawal_pending_at'),
+      withdrawalConfirmedVia.as('withdrawal_confirmed_via'),
+    ])
     .where('o.id', '=', orderId(id))
     .where('o.payment_status', 'in', LISTED)
     .executeTakeFirst();

@@ -161,6 +161,15 @@ export interface Invoices {
   total_cents: number;
 }
 
+export interface LoginChallenges {
+  attempts: Generated<number>;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+  id: Generated<number>;
+  token_hash: Buffer;
+  user_id: string;
+}
+
 export interface LoginThrottle {
   failures: Generated<number>;
   key: string;
@@ -245,6 +254,14 @@ export interface RateLimits {
   window_start: Timestamp;
 }
 
+export interface RecoveryCodes {
+  code_hash: Buffer;
+  created_at: Generated<Timestamp>;
+  id: Generated<number>;
+  used_at: Timestamp | null;
+  user_id: string;
+}
+
 export interface SalesDayBuyers {
   day: string;
   email: string;
@@ -272,6 +289,7 @@ export interface Sessions {
   expires_at: Timestamp;
   id: string;
   last_seen_at: Timestamp | null;
+  reauthenticated_at: Timestamp | null;
   secret_hash: Buffer;
   user_id: string;
 }
@@ -292,6 +310,14 @@ export interface Subscriptions {
   stripe_subscription_id: string | null;
   updated_at: Generated<Timestamp>;
   user_id: string | null;
+}
+
+export interface TotpCredentials {
+  created_at: Generated<Timestamp>;
+  enabled_at: Timestamp | null;
+  key: Buffer;
+  last_counter: number | null;
+  user_id: string;
 }
 
 export interface Users {
@@ -331,11 +357,18 @@ export interface WebhookEvents {
 }
 
 export interface Withdrawals {
+  confirmed_at: Timestamp | null;
+  confirmed_via: string | null;
+  disowned_at: Timestamp | null;
   id: Generated<string>;
   locale: string;
+  mailed_at: Timestamp | null;
   order_id: string;
   requested_at: Timestamp;
+  state: string;
   statement: string;
+  token_expires_at: Timestamp | null;
+  token_hash: Buffer | null;
 }
 
 export interface WorkViews {
@@ -356,18 +389,21 @@ export interface DB {
   holds: Holds;
   invoice_counters: InvoiceCounters;
   invoices: Invoices;
+  login_challenges: LoginChallenges;
   login_throttle: LoginThrottle;
   media: Media;
   order_items: OrderItems;
   orders: Orders;
   password_reset_tokens: PasswordResetTokens;
   rate_limits: RateLimits;
+  recovery_codes: RecoveryCodes;
   sales_day_buyers: SalesDayBuyers;
   sales_day_works: SalesDayWorks;
   sales_days: SalesDays;
   sessions: Sessions;
   site_settings: SiteSettings;
   subscriptions: Subscriptions;
+  totp_credentials: TotpCredentials;
   users: Users;
   visit_counts: VisitCounts;
   visitor_days: VisitorDays;

@@ -1,7 +1,10 @@
-// The mails of a withdrawal (docs/decisions/020): the buyer's confirmation on a durable medium —
-// the statement as recorded, the order and its works, the date and time of the withdrawal in
-// Paris time — in the language of the page they withdrew on; and the gallery's notice, in French,
-// saying what the owner must do to complete it. HTML with a plain-text alternative.
+// The mails of a withdrawal (docs/decisions/020 and 039), HTML with a plain-text alternative:
+// - the acknowledgement of a statement sent from the form (a durable medium: the statement, its
+//   date and time in Paris time, the order and its works), with the link that confirms it and the
+//   one that says "this was not me" — only the order's mailbox gets it;
+// - the answer to a statement that cannot be taken (period over, order closed), to the same box;
+// - the buyer's confirmation once the withdrawal is confirmed, in the language of the page they
+//   withdrew on; and the gallery's notice, in French, saying what the owner must do.
 import type { SiteSettings } from '../settings/index.ts';
 import {
   formatParisDate,
@@ -69,6 +72,142 @@ const TEXT = {
     questions: (email: string) => `Any question? Reply to this message or write to ${email}.`,
   },
 } as const;
+
+const ACK = {
+  fr: {
+    subject: (n: string) => `Votre déclaration de rétractation — commande ${n}`,
+    received: (when: string) =>
+      `Nous avons reçu le ${when} (heure de Paris) une déclaration de rétractation pour votre commande, envoyée depuis notre page de rétractation avec le numéro de la commande et votre adresse e-mail. Ce message en accuse réception ; conservez-le.`,
+    confirmTitle: 'Confirmez-la',
+    confirm:
+      'Pour que nous la traitions, confirmez que cette déclaration vient bien de vous. Votre rétractation gardera la date et l’heure ci-dessus, même si vous confirmez plus tard.',
+    confirmLabel: 'Confirmer ma rétractation',
+    notMeTitle: 'Ce n’était pas vous ?',
+    notMe:
+      'Quelqu’un connaissant le numéro de votre commande et votre adresse l’a peut-être envoyée. Dites-le-nous : la déclaration sera écartée et votre commande reste inchangée.',
+    notMeLabel: 'Ce n’était pas moi',
+    expires: (date: string) => `Ces liens sont valables jusqu’au ${date}.`,
+  },
+  en: {
+    subject: (n: string) => `Your withdrawal statement — order ${n}`,
+    received: (when: string) =>
+      `On ${when} (Paris time) we received a statement of withdrawal for your order, sent from our withdrawal page with the order number and your email address. This message acknowledges it; please keep it.`,
+    confirmTitle: 'Confirm it',
+    confirm:
+      'For us to act on it, confirm that this statement comes from you. Your withdrawal keeps the date and time above, even if you confirm later.',
+    confirmLabel: 'Confirm my withdrawal',
+    notMeTitle: 'Was it not you?',
+    notMe:
+      'Someone who knows your order number and your address may have sent it. Tell us: the statement will be set aside and your order stays as it is.',
+    notMeLabel: 'This was not me',
+    expires: (date: string) => `These links are valid until ${date}.`,
+  },
+} as const;
+
+const REFUSED = {
+  fr: {
+    subject: (n: string) => `Votre demande de rétractation — commande ${n}`,
+    received:
+      'Une déclaration de rétractation pour votre commande a été envoyée depuis notre page de rétractation, avec le numéro de la commande et votre adresse e-mail. Elle ne peut pas être prise en compte en ligne :',
+    periodOver: (date: string) =>
+      `le délai de rétractation de cette commande a pris fin le ${date}.`,
+    closed: 'cette commande est déjà annulée ou remboursée.',
+    contact: (email: string) =>
+      `Si vous pensez qu’il s’agit d’une erreur, répondez à ce message ou écrivez à ${email}. Si vous n’avez rien demandé, ignorez ce message : votre commande reste inchangée.`,
+  },
+  en: {
+    subject: (n: string) => `Your withdrawal request — order ${n}`,
+    received:
+      'A statement of withdrawal for your order was sent from our withdrawal page, with the order number and your email address. It cannot be taken online:',
+    periodOver: (date: string) => `the withdrawal period for this order ended on ${date}.`,
+    closed: 'this order is already cancelled or refunded.',
+    contact: (email: string) =>
+      `If you believe this is a mistake, reply to this message or write to ${email}. If you asked for nothing, ignore this message: your order stays as it is.`,
+  },
+} as const;
+
+export interface WithdrawalAcknowledgementData extends WithdrawalMailData {
+  confirmUrl: string;
+  disownUrl: string;
+  /** When the links stop working (ISO 8601). */
+  expiresAt: string;
+}
+
+/**
+ * The acknowledgement of a statement sent from the form, to the order's address only: what was
+ * received and when, and the two links. Nothing in it comes from the sender but the statement we
+ * built from the order.
+ */
+export function withdrawalAcknowledgementMail(
+  data: WithdrawalAcknowledgementData,
+  settings: SiteSettings,
+): MailMessage {
+  const t = TEXT[data.locale];
+  const a = ACK[data.locale];
+  const when = formatParisDateTime(data.locale, data.requestedAt);
+  const parts: MailPart[] = [
+    { p: t.hello(data.name) },
+    { p: a.received(when) },
+    { heading: a.confirmTitle },
+    { p: a.confirm },
+    { link: { label: a.confirmLabel, href: data.confirmUrl } },
+    { heading: a.notMeTitle },
+    { p: a.notMe },
+    { link: { label: a.notMeLabel, href: data.disownUrl } },
+    { p: a.expires(formatParisDate(data.locale, data.expiresAt)) },
+    { heading: t.withdrawalTitle },
+    { block: { heading: t.dateLabel, lines: [`${when} (Europe/Paris)`] } },
+    { block: { heading: t.statementTitle, lines: statementLines(data.statement) } },
+    { heading: t.orderTitle(data.orderNumber) },
+    { p: t.orderedOn(formatParisDate(data.locale, data.orderedAt)) },
+    { list: worksList(data.locale, data.lines) },
+    { p: t.questions(settings.contact_email) },
+  ];
+  return {
+    to: { name: data.name, address: data.email },
+    from: { name: settings.site_title, address: settings.contact_email },
+    subject: a.subject(data.orderNumber),
+    ...composeMail(data.locale, parts, settings.site_title),
+  };
+}
+
+export interface WithdrawalRefusedData {
+  orderNumber: string;
+  name: string;
+  email: string;
+  locale: Locale;
+  reason: 'period_over' | 'closed';
+  /** The end of the period, for 'period_over' (ISO 8601). */
+  deadline: string | null;
+}
+
+/** Why a statement sent from the form could not be taken, to the order's address only. */
+export function withdrawalRefusedMail(
+  data: WithdrawalRefusedData,
+  settings: SiteSettings,
+): MailMessage {
+  const t = TEXT[data.locale];
+  const r = REFUSED[data.locale];
+  const why =
+    data.reason === 'period_over'
+      ? r.periodOver(data.deadline ? formatParisDate(data.locale, data.deadline) : '—')
+      : r.closed;
+  return {
+    to: { name: data.name, address: data.email },
+    from: { name: settings.site_title, address: settings.contact_email },
+    subject: r.subject(data.orderNumber),
+    ...composeMail(
+      data.locale,
+      [
+        { p: t.hello(data.name) },
+        { p: r.received },
+        { list: [why] },
+        { p: r.contact(settings.contact_email) },
+      ],
+      settings.site_title,
+    ),
+  };
+}
 
 function statementLines(statement: string): string[] {
   return statement.split('\n');

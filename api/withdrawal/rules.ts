@@ -113,6 +113,8 @@ const STATEMENT = {
     ordered: (n: string, date: string) => `Commande n° ${n}, passée le ${date}.`,
     name: (name: string) => `Nom du consommateur\u00a0: ${name}`,
     email: (email: string) => `Adresse e-mail\u00a0: ${email}`,
+    draft: (n: string) =>
+      `Je notifie par la présente ma rétractation du contrat portant sur la vente des biens de la commande n° ${n}.`,
   },
   en: {
     notice: 'I hereby give notice that I withdraw from my contract of sale of the following goods:',
@@ -122,6 +124,8 @@ const STATEMENT = {
     ordered: (n: string, date: string) => `Order no. ${n}, placed on ${date}.`,
     name: (name: string) => `Name of consumer: ${name}`,
     email: (email: string) => `Email address: ${email}`,
+    draft: (n: string) =>
+      `I hereby give notice that I withdraw from my contract of sale of the goods of order no. ${n}.`,
   },
 } as const;
 
@@ -152,4 +156,17 @@ export function withdrawalStatement(
     s.name(order.name.replace(/\s+/g, ' ').trim()),
     s.email(order.email),
   ].join('\n');
+}
+
+/**
+ * The statement as a visitor who is not the order's signed-in buyer reviews it: built from what
+ * they typed only, so that showing it reveals nothing about the order (issue 24, break 1). The
+ * statement kept with the order is the full one, built when it is sent.
+ */
+export function draftStatement(
+  locale: 'fr' | 'en',
+  typed: { orderNumber: string; email: string },
+): string {
+  const s = STATEMENT[locale];
+  return [s.draft(typed.orderNumber), s.email(typed.email)].join('\n');
 }

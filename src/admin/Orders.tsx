@@ -402,6 +402,11 @@ export default function Orders({ query: initialQuery, initial, initialError, tex
                           <WithdrawalBadge text={t('withdrawal')} />
                         </span>
                       )}
+                      {row.withdrawalPendingAt && (
+                        <span className="mt-1 block">
+                          <WithdrawalBadge pending text={t('withdrawalPending')} />
+                        </span>
+                      )}
                     </td>
                     <td className="max-w-[14rem] px-3 py-3">
                       <span className="block truncate font-medium" title={row.customerName}>
@@ -459,6 +464,9 @@ export default function Orders({ query: initialQuery, initial, initialError, tex
                   </p>
                 </div>
                 {row.withdrawalRequestedAt && <WithdrawalBadge text={t('withdrawal')} />}
+                {row.withdrawalPendingAt && (
+                  <WithdrawalBadge pending text={t('withdrawalPending')} />
+                )}
                 {statusControl(row, 'card')}
                 {actions(row, 'card')}
               </li>

@@ -40,6 +40,7 @@ export const ENGLISH_PATHS: Readonly<Record<string, string>> = {
   '/panier': '/cart',
   '/commande': '/checkout',
   '/retractation': '/withdrawal',
+  '/retractation/confirmation': '/withdrawal/confirmation',
 };
 const FRENCH_PATHS = Object.fromEntries(
   Object.entries(ENGLISH_PATHS).map(([fr, en]) => [en, fr]),

@@ -322,15 +322,25 @@ function Orders({
             <div className="mt-3">
               <OrderSummary order={order} locale={locale} t={t} />
             </div>
-            {paid && order.invoiceNumber && (
-              <p className="mt-4">
+            {paid && (
+              <p className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-2">
+                {order.invoiceNumber && (
+                  <a
+                    href={`/api/account/orders/${encodeURIComponent(order.number)}/invoice`}
+                    download
+                    aria-label={t('account.orders.invoiceLabel', { number: order.invoiceNumber })}
+                    className="inline-flex min-h-11 items-center rounded border border-ink px-4 font-medium"
+                  >
+                    {t('account.orders.invoice')}
+                  </a>
+                )}
+                {/* Signed in, the withdrawal page withdraws from this order at once (decision 039). */}
                 <a
-                  href={`/api/account/orders/${encodeURIComponent(order.number)}/invoice`}
-                  download
-                  aria-label={t('account.orders.invoiceLabel', { number: order.invoiceNumber })}
-                  className="inline-flex min-h-11 items-center rounded border border-ink px-4 font-medium"
+                  href={`${locale === 'en' ? '/en/withdrawal' : '/retractation'}?order=${encodeURIComponent(order.number)}`}
+                  aria-label={t('account.orders.withdrawLabel', { number: order.number })}
+                  className="inline-flex min-h-11 items-center underline"
                 >
-                  {t('account.orders.invoice')}
+                  {t('account.orders.withdraw')}
                 </a>
               </p>
             )}

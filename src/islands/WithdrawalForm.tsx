@@ -1,8 +1,11 @@
-// The withdrawal function's two steps (docs/decisions/020): 1. the order number and the email it
-// was placed with; 2. what will be withdrawn, the statement, 'Confirmer la rétractation'; then
-// the confirmation. Each step is a real form posting to the page itself, so it works before
-// hydration and without JavaScript (the page renders the next step); once hydrated the island
-// checks the fields with the shared schema and calls /api/withdrawal instead.
+// The withdrawal function's two steps (docs/decisions/020 and 039): 1. the order number and the
+// email it was placed with; 2. the statement and 'Confirmer la rétractation'; then the answer.
+// A signed-in buyer naming one of their own orders sees its works at step 2 and is withdrawn at
+// once; anyone else reviews the statement built from what they typed, and is told it was sent and
+// that the order's mailbox confirms it — the same whatever matched. Each step is a real form
+// posting to the page itself, so it works before hydration and without JavaScript (the page
+// renders the next step); once hydrated the island checks the fields with the shared schema and
+// calls /api/withdrawal instead.
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { MessageKey } from '../i18n/index.ts';
 import { fieldErrors } from '../schemas/fields.ts';
@@ -12,8 +15,10 @@ import {
   withdrawalSchema,
   type WithdrawalAnswer,
   type WithdrawalConfirmation,
+  type WithdrawalDraft,
   type WithdrawalLine,
   type WithdrawalPreview,
+  type WithdrawalReceipt,
 } from '../schemas/withdrawal.ts';
 import type { ApiError } from './api.ts';
 import {
@@ -53,13 +58,24 @@ export type WithdrawalState =
       preview: WithdrawalPreview;
       failure?: WithdrawalFailure | null;
     }
-  | { step: 'done'; values: WithdrawalValues; confirmation: WithdrawalConfirmation };
+  | {
+      step: 'draft';
+      values: WithdrawalValues;
+      draft: WithdrawalDraft;
+      failure?: WithdrawalFailure | null;
+    }
+  | { step: 'done'; values: WithdrawalValues; confirmation: WithdrawalConfirmation }
+  | { step: 'sent'; values: WithdrawalValues; receipt: WithdrawalReceipt };
 
-/** An earlier withdrawal found at step 1 is shown as its confirmation, with no mail sent now. */
-export function previewState(
-  values: WithdrawalValues,
-  preview: WithdrawalPreview,
-): WithdrawalState {
+/**
+ * The step an answer leads to. An earlier withdrawal found at step 1 (the signed-in buyer's own
+ * order) is shown as its confirmation, with no mail sent now.
+ */
+export function answerState(values: WithdrawalValues, answer: WithdrawalAnswer): WithdrawalState {
+  if ('draft' in answer) return { step: 'draft', values, draft: answer.draft };
+  if ('receipt' in answer) return { step: 'sent', values, receipt: answer.receipt };
+  if ('confirmation' in answer) return { step: 'done', values, confirmation: answer.confirmation };
+  const { preview } = answer;
   if (preview.requestedAt === null) return { step: 'review', values, preview };
   return {
     step: 'done',
@@ -133,17 +149,13 @@ export default function WithdrawalForm({ locale, messages, action, initial }: Pr
     const result = await sendJson<WithdrawalAnswer>(ENDPOINT, { ...values, step, locale });
     setSending(false);
     if (result.ok) {
-      const answer = result.data;
-      setState(
-        answer.step === 'check'
-          ? previewState(values, answer.preview)
-          : { step: 'done', values, confirmation: answer.confirmation },
-      );
+      setState(answerState(values, result.data));
       return;
     }
     const failure = toFailure(result.error, result.retryAfterSeconds);
     setState((current) => {
-      if (current.step === 'review' && step === 'confirm') return { ...current, failure };
+      if ((current.step === 'review' || current.step === 'draft') && step === 'confirm')
+        return { ...current, failure };
       // A field the server refused goes back next to its field.
       const fields = result.error?.code === 'invalid_input' ? result.error.fields : undefined;
       const known = fields && FIELDS.filter((name) => fields[name]);
@@ -179,14 +191,14 @@ export default function WithdrawalForm({ locale, messages, action, initial }: Pr
 
   function onConfirm(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (sending || state.step !== 'review') return;
+    if (sending || (state.step !== 'review' && state.step !== 'draft')) return;
     void send('confirm', state.values);
   }
 
   const stepNumber = state.step === 'identify' ? 1 : 2;
   return (
     <div className="space-y-6">
-      {state.step !== 'done' && (
+      {state.step !== 'done' && state.step !== 'sent' && (
         <p className="text-sm font-medium tracking-wide text-black/70 uppercase">
           {t('withdrawal.step', { current: stepNumber })}
         </p>
@@ -221,7 +233,20 @@ export default function WithdrawalForm({ locale, messages, action, initial }: Pr
           onBack={() => setState({ step: 'identify', values: state.values })}
         />
       )}
+      {state.step === 'draft' && (
+        <Draft
+          t={t}
+          locale={locale}
+          action={action}
+          state={state}
+          sending={sending}
+          heading={heading}
+          onSubmit={onConfirm}
+          onBack={() => setState({ step: 'identify', values: state.values })}
+        />
+      )}
       {state.step === 'done' && <Done t={t} locale={locale} state={state} heading={heading} />}
+      {state.step === 'sent' && <Sent t={t} locale={locale} state={state} heading={heading} />}
     </div>
   );
 }
@@ -457,36 +482,115 @@ function Review(props: {
           : t('withdrawal.noDeadline')}
       </p>
       <Statement t={t} text={preview.statement} />
-      <form
-        method="post"
-        action={props.action}
-        onSubmit={props.onSubmit}
-        aria-busy={props.sending || undefined}
-        className="space-y-4"
-      >
-        <Hidden step="confirm" locale={locale} />
-        <input type="hidden" name="orderNumber" value={state.values.orderNumber} />
-        <input type="hidden" name="email" value={state.values.email} />
-        <ErrorBox text={state.failure ? failureMessage(t, locale, state.failure) : ''} />
-        <StatusLine>
-          {props.sending && <span className="sr-only">{t('withdrawal.confirming')}</span>}
-        </StatusLine>
-        <div className="flex flex-wrap items-center gap-x-8 gap-y-3">
-          <button type="submit" aria-disabled={props.sending || undefined} className={BUTTON}>
-            {props.sending ? t('withdrawal.confirming') : t('withdrawal.confirm')}
-          </button>
-          <a
-            href={props.action}
-            onClick={(event) => {
-              event.preventDefault();
-              props.onBack();
-            }}
-            className="inline-flex min-h-11 items-center justify-center underline"
-          >
-            {t('withdrawal.back')}
-          </a>
+      <ConfirmForm {...props} />
+    </section>
+  );
+}
+
+/** 'Confirmer la rétractation' (and back to step 1): the form that sends the statement. */
+function ConfirmForm(props: {
+  t: Translate;
+  locale: Locale;
+  action: string;
+  state: { values: WithdrawalValues; failure?: WithdrawalFailure | null };
+  sending: boolean;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  onBack: () => void;
+}) {
+  const { t, state, locale } = props;
+  return (
+    <form
+      method="post"
+      action={props.action}
+      onSubmit={props.onSubmit}
+      aria-busy={props.sending || undefined}
+      className="space-y-4"
+    >
+      <Hidden step="confirm" locale={locale} />
+      <input type="hidden" name="orderNumber" value={state.values.orderNumber} />
+      <input type="hidden" name="email" value={state.values.email} />
+      <ErrorBox text={state.failure ? failureMessage(t, locale, state.failure) : ''} />
+      <StatusLine>
+        {props.sending && <span className="sr-only">{t('withdrawal.confirming')}</span>}
+      </StatusLine>
+      <div className="flex flex-wrap items-center gap-x-8 gap-y-3">
+        <button type="submit" aria-disabled={props.sending || undefined} className={BUTTON}>
+          {props.sending ? t('withdrawal.confirming') : t('withdrawal.confirm')}
+        </button>
+        <a
+          href={props.action}
+          onClick={(event) => {
+            event.preventDefault();
+            props.onBack();
+          }}
+          className="inline-flex min-h-11 items-center justify-center underline"
+        >
+          {t('withdrawal.back')}
+        </a>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * Step 2 for anyone but the order's signed-in buyer: the statement built from what was typed,
+ * and what confirming does. Nothing here comes from the order.
+ */
+function Draft(props: {
+  t: Translate;
+  locale: Locale;
+  action: string;
+  state: Extract<WithdrawalState, { step: 'draft' }>;
+  sending: boolean;
+  heading: HeadingRef;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  onBack: () => void;
+}) {
+  const { t, state } = props;
+  const row = 'grid gap-1 py-3 sm:grid-cols-[11rem_1fr]';
+  return (
+    <section aria-labelledby="withdrawal-step-title" className="space-y-5">
+      <StepHeading heading={props.heading}>{t('withdrawal.review.title')}</StepHeading>
+      <p className="text-black/75">{t('withdrawal.draft.text')}</p>
+      <dl className="divide-y divide-black/10 rounded-lg border border-black/10 bg-white px-5">
+        <div className={row}>
+          <dt className="font-medium">{t('withdrawal.order')}</dt>
+          <dd className="font-mono">{state.draft.orderNumber}</dd>
         </div>
-      </form>
+        <div className={row}>
+          <dt className="font-medium">{t('withdrawal.email')}</dt>
+          <dd className="break-words">{state.draft.email}</dd>
+        </div>
+      </dl>
+      <Statement t={t} text={state.draft.statement} />
+      <p>{t('withdrawal.draft.next')}</p>
+      <ConfirmForm {...props} />
+    </section>
+  );
+}
+
+/** After a statement was sent by anyone but the order's signed-in buyer: the same whatever matched. */
+function Sent(props: {
+  t: Translate;
+  locale: Locale;
+  state: Extract<WithdrawalState, { step: 'sent' }>;
+  heading: HeadingRef;
+}) {
+  const { t, locale, state } = props;
+  const { receipt } = state;
+  return (
+    <section aria-labelledby="withdrawal-step-title" className="space-y-5">
+      <div className={`${SUCCESS_BOX} space-y-2`}>
+        <StepHeading heading={props.heading}>{t('withdrawal.sent.title')}</StepHeading>
+        <p>
+          {t('withdrawal.sent.text', {
+            number: receipt.orderNumber,
+            date: formatParisDateTime(locale, receipt.sentAt),
+          })}
+        </p>
+        <p>{t('withdrawal.sent.mail', { email: receipt.email })}</p>
+      </div>
+      <p>{t('withdrawal.sent.noMail')}</p>
     </section>
   );
 }

@@ -128,7 +128,14 @@ export interface CustomerExport {
     erasedAt: string | null;
     lines: { title: string; type: string; quantity: number; unitPriceCents: number }[];
     invoices: { kind: string; number: string; issuedAt: string; totalCents: number }[];
-    withdrawals: { requestedAt: string; locale: string; statement: string }[];
+    /** State: 'pending' (awaiting the buyer's confirmation), 'confirmed' or 'disowned'. */
+    withdrawals: {
+      requestedAt: string;
+      locale: string;
+      statement: string;
+      state: string;
+      confirmedAt: string | null;
+    }[];
   }[];
   contactMessages: {
     createdAt: string;

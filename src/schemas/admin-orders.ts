@@ -43,8 +43,15 @@ export interface OrderRow {
   fulfilment: FulfilmentStatus;
   /** A PaymentStatus, or a value we do not know, shown raw (§4). */
   payment: PaymentStatus | (string & {});
-  /** Set once the buyer asked to withdraw ('Rétractation demandée'). */
+  /**
+   * Set once the buyer's withdrawal is confirmed ('Rétractation demandée'): the date of their
+   * statement, the legal date (docs/decisions/039).
+   */
   withdrawalRequestedAt: string | null;
+  /** A statement sent from the form, awaiting the buyer's confirmation from their mailbox. */
+  withdrawalPendingAt: string | null;
+  /** How the withdrawal was confirmed: the mailed link, the buyer's account, the page before 039. */
+  withdrawalConfirmedVia: 'mail' | 'account' | 'page' | null;
   /** The language the buyer ordered in: their mails (the shipping one) speak it. */
   locale: 'fr' | 'en';
   /** When it was paid, else created (ISO 8601). */

@@ -1,8 +1,11 @@
 // The withdrawal function's one input and its answers (EU Directive 2023/2673, issue 13 point 9;
-// docs/decisions/020): the buyer names the order by its number and the email it was placed with,
-// first to see what would be withdrawn ('check'), then to withdraw ('confirm'). Used by the
-// island for instant feedback, by the page's no-JavaScript form and by /api/withdrawal. Written
-// with zod/mini so the island stays small; error messages are translation keys.
+// docs/decisions/020 and 039): the buyer names the order by its number and the email it was
+// placed with, first to review the statement ('check'), then to send it ('confirm'). A stranger
+// who knows both learns nothing from the answers: only a signed-in buyer naming one of their own
+// orders sees its works and withdraws at once; anyone else gets the same receipt whatever
+// matched, and the order's mailbox gets the link that confirms. Used by the island for instant
+// feedback, by the page's no-JavaScript form and by /api/withdrawal. Written with zod/mini so the
+// island stays small; error messages are translation keys.
 import * as z from 'zod/mini';
 
 export const WITHDRAWAL_STEPS = ['check', 'confirm'] as const;
@@ -55,7 +58,28 @@ export interface WithdrawalLine {
   quantity: number;
 }
 
-/** What 'check' answers once number and email matched: what a confirmation would withdraw. */
+/**
+ * What 'check' answers anyone but the signed-in buyer of the order: the statement built from
+ * what was typed, and nothing read from the database.
+ */
+export interface WithdrawalDraft {
+  orderNumber: string;
+  email: string;
+  statement: string;
+}
+
+/**
+ * What 'confirm' answers anyone but the signed-in buyer of the order, whether or not an order
+ * matched: when the statement was sent. If one did, its mailbox has the link that confirms it.
+ */
+export interface WithdrawalReceipt {
+  orderNumber: string;
+  email: string;
+  /** When the statement was sent (ISO 8601): the date of the withdrawal once confirmed. */
+  sentAt: string;
+}
+
+/** What 'check' answers a signed-in buyer about one of their orders: what would be withdrawn. */
 export interface WithdrawalPreview {
   orderNumber: string;
   /** When the order was placed (paid), ISO 8601. */
@@ -76,7 +100,7 @@ export interface WithdrawalConfirmation {
   lines: WithdrawalLine[];
   /** The statement as recorded. */
   statement: string;
-  /** When the withdrawal was recorded (ISO 8601); shown in Europe/Paris time. */
+  /** When the statement was sent (ISO 8601), the withdrawal's date; shown in Europe/Paris time. */
   requestedAt: string;
   /** False when this answer repeats an earlier confirmation (no second mail was sent). */
   created: boolean;
@@ -86,7 +110,26 @@ export interface WithdrawalConfirmation {
 
 export type WithdrawalAnswer =
   | { step: 'check'; preview: WithdrawalPreview }
-  | { step: 'confirm'; confirmation: WithdrawalConfirmation };
+  | { step: 'check'; draft: WithdrawalDraft }
+  | { step: 'confirm'; confirmation: WithdrawalConfirmation }
+  | { step: 'confirm'; receipt: WithdrawalReceipt };
+
+/** The mailed link's two answers: the statement was the buyer's, or it was not. */
+export const WITHDRAWAL_LINK_ACTIONS = ['confirm', 'disown'] as const;
+export type WithdrawalLinkAction = (typeof WITHDRAWAL_LINK_ACTIONS)[number];
+
+/** A statement as its mailed link shows it (only the mailbox has the link). */
+export interface WithdrawalByLink {
+  state: 'pending' | 'confirmed' | 'disowned';
+  orderNumber: string;
+  orderedAt: string;
+  lines: WithdrawalLine[];
+  statement: string;
+  /** When the statement was sent: the legal date of the withdrawal. */
+  requestedAt: string;
+  confirmedAt: string | null;
+  disownedAt: string | null;
+}
 
 /** The buyer's time zone for dates and times shown (the gallery is in France). */
 export const WITHDRAWAL_TIME_ZONE = 'Europe/Paris';

@@ -36,6 +36,7 @@ import { loginThrottleKeys } from '#api/accounts/throttle.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { callEndpoint } from '../helpers/endpoint.ts';
 import { makeArtwork, makeOrder, makeUser } from '../helpers/factories.ts';
+import { reauthenticate } from '../helpers/reauth.ts';
 
 // Monday 23 November 2026, 11:00 in Paris.
 const NOW = new Date('2026-11-23T10:00:00Z');
@@ -427,6 +428,8 @@ describe('one customer: detail, export, erasure', () => {
     t = await createTestDatabase();
     provideDatabase(t);
     owner = await makeUser(t.db, { role: 'admin', full_name: 'Owner' });
+    // Erasing needs a re-authentication (docs/decisions/037): given once, as in the dialog.
+    expect((await reauthenticate(t.db, owner)).status).toBe(200);
     work = (await makeArtwork(t.db)).id;
     client = await makeUser(t.db, {
       email: 'Sophie.Kovac@example.test',
@@ -506,6 +509,9 @@ describe('one customer: detail, export, erasure', () => {
         requested_at: new Date('2026-09-12T10:00:00Z'),
         locale: 'fr',
         statement: 'Je me rétracte.',
+        state: 'confirmed',
+        confirmed_at: new Date('2026-09-12T10:00:00Z'),
+        confirmed_via: 'page',
       })
       .execute();
     await t.db

@@ -104,7 +104,17 @@ export default function DetailDialog({ id, number, t, onClose }: Props) {
             <PaymentBadge payment={o.payment} />
             {o.withdrawalRequestedAt && (
               <WithdrawalBadge
-                text={t('detail.withdrawalAt', { date: frenchDate(o.withdrawalRequestedAt) })}
+                text={`${t('detail.withdrawalAt', { date: frenchDate(o.withdrawalRequestedAt) })}${
+                  o.withdrawalConfirmedVia
+                    ? ` — ${t(`detail.withdrawalVia.${o.withdrawalConfirmedVia}`)}`
+                    : ''
+                }`}
+              />
+            )}
+            {o.withdrawalPendingAt && (
+              <WithdrawalBadge
+                pending
+                text={t('detail.withdrawalPendingAt', { date: frenchDate(o.withdrawalPendingAt) })}
               />
             )}
             <span className="text-black/70">· {frenchDate(o.date)}</span>

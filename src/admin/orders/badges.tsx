@@ -18,8 +18,12 @@ export function PaymentBadge({ payment }: { payment: string }) {
   );
 }
 
-export function WithdrawalBadge({ text }: { text: string }) {
-  return <span className={`${PILL} border-red-800/40 bg-red-50 text-red-900`}>{text}</span>;
+/** 'Rétractation demandée' (red), or a statement still awaiting the buyer's confirmation (amber). */
+export function WithdrawalBadge({ text, pending = false }: { text: string; pending?: boolean }) {
+  const tone = pending
+    ? 'border-amber-800/40 bg-amber-50 text-amber-950'
+    : 'border-red-800/40 bg-red-50 text-red-900';
+  return <span className={`${PILL} ${tone}`}>{text}</span>;
 }
 
 /** 'cs_test_a1B2c3D4e5F6…' → its first 12 characters and an ellipsis (back office §9). */
