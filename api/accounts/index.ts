@@ -33,6 +33,7 @@ import {
   type SessionUser,
 } from './sessions.ts';
 import { findUserByEmail, type UserRow } from './users.ts';
+import { createChallenge, needsSecondFactor } from './second-factor.ts';
 import {
   attemptSucceeded,
   beginAttempt,
@@ -218,11 +219,13 @@ export async function verifyEmail(
 // ---------------------------------------------------------------------------------------------
 // Login and logout
 
-export interface LoginResult {
-  token: string;
-  session: Session;
-  user: SessionUser;
-}
+/**
+ * A session, or — for an account with a second factor — no session yet but a pending challenge
+ * whose token goes into the challenge cookie until the code is given (second-factor.ts).
+ */
+export type LoginResult =
+  | { token: string; session: Session; user: SessionUser; secondFactor?: undefined }
+  | { secondFactor: { token: string; expiresAt: Date }; user: SessionUser };
 
 /**
  * Checks the password and opens a new session. Throttled per (account, client address), per
@@ -249,6 +252,9 @@ export async function login(
   if (!user || !valid) throw new AppError('invalid_credentials');
   if (meta.requireRole && user.role !== meta.requireRole) throw new AppError('invalid_credentials');
   await attemptSucceeded(db, keys);
+  // The password alone opens no session once a second factor is on (docs/decisions/037).
+  if (await needsSecondFactor(db, user.id))
+    return { secondFactor: await createChallenge(db, user.id, now), user: sessionUser(user) };
   // Never carry a session over a login: whatever the browser held is ended, a new one begins.
   if (meta.replaceSessionId) await invalidateSession(db, meta.replaceSessionId);
   const { token, session } = await createSession(db, user.id, now);

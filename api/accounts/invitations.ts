@@ -1,6 +1,7 @@
 // Administrator invitations (ARCHITECTURE "Accounts and admin"): no default credential exists;
 // the owner runs `npm run admin:invite -- <email>`, which stores a hashed, single-use invitation
 // valid 72 hours and prints its link. Accepting it creates a new administrator account.
+import { audit } from '../admin/audit.ts';
 import { isUniqueViolation, type Database } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
 import { findUserByEmail } from './users.ts';
@@ -117,4 +118,25 @@ export async function acceptAdminInvitation(
     if (isUniqueViolation(error)) throw new AppError('account_exists');
     throw error;
   }
+}
+
+/**
+ * An invitation made from the back office (docs/decisions/037): as the CLI's, plus who made it
+ * and an audit entry, in one transaction. The endpoint asks for a re-authentication first: a
+ * stolen session must not be able to mint an administrator.
+ */
+export async function inviteAdministrator(
+  db: Database,
+  email: string,
+  actor: { id: string; email: string },
+  options: { siteUrl: string; now?: Clock },
+): Promise<Invitation> {
+  return db.transaction().execute(async (trx) => {
+    const invitation = await createAdminInvitation(trx, email, { ...options, createdBy: actor.id });
+    await audit(trx, actor, 'admin.invite', 'invitation', invitation.email, null, {
+      email: invitation.email,
+      expiresAt: invitation.expiresAt.toISOString(),
+    });
+    return invitation;
+  });
 }

@@ -28,19 +28,21 @@ const TEXT = {
     hello: 'Bonjour,',
     verifySubject: 'Confirmez votre adresse e-mail',
     verify: (url: string) => [
-      'Votre compte a bien été créé. Pour confirmer que cette adresse est la vôtre, ouvrez ce lien :',
+      'Pour terminer la création de votre compte et confirmer que cette adresse est la vôtre, ouvrez ce lien :',
       '',
       url,
       '',
-      'Le lien est valable 24 heures. Une fois l’adresse confirmée, votre compte affiche aussi les commandes passées avec elle sans être connecté.',
+      'Le lien est valable 24 heures. Ouvert dans le navigateur où vous vous êtes inscrit, il vous connecte aussitôt ; ailleurs, il confirme l’adresse et vous vous connectez ensuite avec votre mot de passe.',
       '',
-      'Si vous n’avez pas créé de compte, ignorez ce message.',
+      'Une fois l’adresse confirmée, votre compte affiche aussi les commandes passées avec elle sans être connecté.',
+      '',
+      'Si vous n’avez pas créé de compte, ignorez ce message : personne ne peut utiliser ce compte sans ce lien.',
     ],
     existsSubject: 'Tentative d’inscription avec votre adresse',
     exists: (login: string) => [
       'Quelqu’un vient d’essayer de créer un compte avec votre adresse e-mail, qui a déjà un compte chez nous. Aucun nouveau compte n’a été créé.',
       '',
-      'Si c’était vous, connectez-vous ici (le lien « mot de passe oublié » de cette page permet d’en choisir un nouveau) :',
+      'Si c’était vous, connectez-vous ici. Si vous n’aviez pas encore confirmé votre adresse, ou si vous avez oublié votre mot de passe, le lien « Mot de passe oublié ? » de cette page vous permet d’en choisir un nouveau ; il confirme aussi votre adresse :',
       '',
       login,
       '',
@@ -61,19 +63,21 @@ const TEXT = {
     hello: 'Hello,',
     verifySubject: 'Confirm your email address',
     verify: (url: string) => [
-      'Your account has been created. To confirm that this address is yours, open this link:',
+      'To finish creating your account and confirm that this address is yours, open this link:',
       '',
       url,
       '',
-      'The link is valid for 24 hours. Once the address is confirmed, your account also shows the orders placed with it while signed out.',
+      'The link is valid for 24 hours. Opened in the browser you signed up with, it signs you in at once; anywhere else, it confirms the address and you then sign in with your password.',
       '',
-      'If you did not create an account, please ignore this message.',
+      'Once the address is confirmed, your account also shows the orders placed with it while signed out.',
+      '',
+      'If you did not create an account, please ignore this message: nobody can use the account without this link.',
     ],
     existsSubject: 'Someone tried to sign up with your address',
     exists: (login: string) => [
       'Someone just tried to create an account with your email address, which already has an account with us. No new account was created.',
       '',
-      'If it was you, sign in here (the “forgot password” link on that page lets you choose a new one):',
+      'If it was you, sign in here. If you had not confirmed your address yet, or have forgotten your password, the “Forgot your password?” link on that page lets you choose a new one; it confirms your address too:',
       '',
       login,
       '',
@@ -146,4 +150,40 @@ export function resetPasswordMail(
 ): MailMessage {
   const t = TEXT[locale];
   return message(settings, email, t.resetSubject, t.reset(url), locale);
+}
+
+/**
+ * To an administrator, in French (the back office's language): a recovery code of their account
+ * was just used. One they did not use means someone has their password and a code: the mail says
+ * what to do.
+ */
+export function recoveryCodeUsedMail(
+  settings: SiteSettings,
+  email: string,
+  use: { at: Date; left: number; securityUrl: string },
+): MailMessage {
+  const when = new Intl.DateTimeFormat('fr-FR', {
+    dateStyle: 'long',
+    timeStyle: 'short',
+    timeZone: 'Europe/Paris',
+  }).format(use.at);
+  const left =
+    use.left === 0
+      ? 'Il ne vous reste aucun code de secours : générez-en de nouveaux dès maintenant.'
+      : `Il vous reste ${use.left} code${use.left > 1 ? 's' : ''} de secours.`;
+  return message(
+    settings,
+    email,
+    'Un code de secours a été utilisé',
+    [
+      `Un code de secours de votre compte administrateur a été utilisé le ${when} (heure de Paris). Il ne fonctionnera plus.`,
+      '',
+      left,
+      '',
+      'Si ce n’était pas vous, quelqu’un connaît votre mot de passe et détient vos codes : changez votre mot de passe, puis désactivez et réactivez la double authentification pour obtenir une nouvelle clé et de nouveaux codes de secours.',
+      '',
+      use.securityUrl,
+    ],
+    'fr',
+  );
 }

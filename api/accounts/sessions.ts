@@ -33,6 +33,8 @@ export interface Session {
   id: string;
   userId: string;
   expiresAt: Date;
+  /** When the user last proved their presence again on it (docs/decisions/037), or null. */
+  reauthenticatedAt: Date | null;
 }
 
 export interface SessionValidation {
@@ -72,7 +74,7 @@ export async function createSession(
     .execute();
   // Sessions nobody comes back with are never met again by validation: drop them now and then.
   if (Math.random() < PRUNE_PROBABILITY) await deleteExpiredSessions(db, now);
-  return { token: `${id}.${secret}`, session: { id, userId, expiresAt } };
+  return { token: `${id}.${secret}`, session: { id, userId, expiresAt, reauthenticatedAt: null } };
 }
 
 /**
@@ -97,6 +99,7 @@ export async function validateSessionToken(
       'sessions.expires_at',
       'sessions.created_at',
       'sessions.last_seen_at',
+      'sessions.reauthenticated_at',
       'users.id as user_id',
       'users.email',
       'users.full_name',
@@ -131,7 +134,12 @@ export async function validateSessionToken(
     refreshed = true;
   }
   return {
-    session: { id: row.id, userId: row.user_id, expiresAt },
+    session: {
+      id: row.id,
+      userId: row.user_id,
+      expiresAt,
+      reauthenticatedAt: row.reauthenticated_at,
+    },
     user: {
       id: row.user_id,
       email: row.email,

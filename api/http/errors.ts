@@ -47,6 +47,15 @@ export const ERRORS = {
   forbidden: { status: 403, message: 'You are not allowed to do this.' },
   invalid_token: { status: 400, message: 'This link is invalid, already used or expired.' },
   account_exists: { status: 409, message: 'An account already exists with this email address.' },
+  // Second factor and re-authentication (docs/decisions/037).
+  invalid_second_factor: {
+    status: 401,
+    message: 'This code is wrong or has already been used.',
+  },
+  reauth_required: {
+    status: 403,
+    message: 'Confirm it is you (password or authenticator code) to do this.',
+  },
   // Withdrawal (docs/decisions/020), answered only once order number and email matched.
   withdrawal_period_over: {
     status: 409,

@@ -6,6 +6,7 @@ import { settingsSchema, type SettingKey, type SiteSettings } from '../../src/sc
 import { audit, type Actor } from '../admin/audit.ts';
 import { requestPublish } from '../build/publish.ts';
 import type { Database } from '../db/index.ts';
+import { AppError } from '../http/errors.ts';
 
 export { settingsSchema, type SettingKey, type SiteSettings };
 
@@ -143,10 +144,21 @@ export class SettingsError extends Error {
  * `shipping_info.default_cost_cents`), records before → after in the audit log in that same
  * transaction, then refreshes the live cache. Returns the keys that changed.
  */
+/**
+ * The settings that decide what a card is charged (currency, shipping costs): changing them asks
+ * for a re-authentication (docs/decisions/037). The Stripe keys themselves are environment
+ * variables, out of the back office's reach.
+ */
+export const PAYMENT_SETTING_KEYS: ReadonlySet<SettingKey> = new Set(['currency', 'shipping_info']);
+
 export async function saveSettings(
   db: Database,
   patch: Partial<Record<SettingKey, unknown>>,
   actor?: Actor,
+  options: {
+    /** false: a change to a payment setting is refused with `reauth_required`, nothing saved. */
+    paymentChanges?: boolean;
+  } = {},
 ): Promise<{ settings: SiteSettings; changed: SettingKey[] }> {
   const fields: Record<string, string> = {};
   const values: Partial<Record<SettingKey, unknown>> = {};
@@ -176,6 +188,8 @@ export async function saveSettings(
     const keys = (Object.keys(values) as SettingKey[]).filter(
       (key) => canonical(stored.get(key) ?? DEFAULT_SETTINGS[key]) !== canonical(values[key]),
     );
+    if (options.paymentChanges === false && keys.some((key) => PAYMENT_SETTING_KEYS.has(key)))
+      throw new AppError('reauth_required');
     for (const key of keys) {
       const value = JSON.stringify(values[key]);
       await trx

@@ -1,6 +1,7 @@
 // The dashboard (back office §2, §4, §8; issue 11): four figures, 'Actualiser', the five latest
-// paid orders. On a failed load: 'Erreur lors du chargement des données: ' + message, the figures
-// at 0 (the works count kept) and the list emptied.
+// paid orders — and, until it is on, a nudge towards the second factor (docs/decisions/037). On a
+// failed load: 'Erreur lors du chargement des données: ' + message, the figures at 0 (the works
+// count kept) and the list emptied.
 import { useState } from 'react';
 import type { Dashboard as Data } from '../schemas/dashboard.ts';
 import { formatMoney } from '../domain/money.ts';
@@ -9,9 +10,11 @@ import { adminCall, frenchDate } from './api.ts';
 interface Props {
   initial: Data;
   texts: Record<string, string>;
+  /** Off: the dashboard asks for a second factor, linking to its setup (docs/decisions/037). */
+  secondFactorOn: boolean;
 }
 
-export default function Dashboard({ initial, texts }: Props) {
+export default function Dashboard({ initial, texts, secondFactorOn }: Props) {
   const [data, setData] = useState(initial);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState('');
@@ -43,6 +46,23 @@ export default function Dashboard({ initial, texts }: Props) {
   ];
   return (
     <div className="space-y-8" aria-busy={loading || undefined}>
+      {!secondFactorOn && (
+        <aside
+          aria-labelledby="nudge-2fa"
+          className="rounded-lg border border-amber-800 bg-amber-50 p-4 text-amber-950"
+        >
+          <h2 id="nudge-2fa" className="font-medium">
+            {texts['secondFactor.title']}
+          </h2>
+          <p className="mt-1 text-sm">{texts['secondFactor.text']}</p>
+          <a
+            href="/admin/security"
+            className="mt-3 inline-flex min-h-11 items-center rounded bg-ink px-4 text-sm font-medium text-white hover:bg-black"
+          >
+            {texts['secondFactor.link']}
+          </a>
+        </aside>
+      )}
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p role="alert" className="text-sm text-red-800 empty:hidden">
           {error}

@@ -21,15 +21,30 @@ const FRENCH: Record<string, string> = {
   version_conflict: 'modifié entre-temps, rechargez',
   publish_unavailable: 'publication indisponible',
   internal: 'erreur interne du serveur',
+  reauth_required: 'identité non confirmée, action annulée',
+  invalid_second_factor: 'code incorrect ou déjà utilisé',
+  account_exists: 'cette adresse a déjà un compte',
 };
 
 export type AdminResult<T> = { ok: true; data: T } | { ok: false; error: AdminError };
 
+/**
+ * One JSON call. An action that needs a re-authentication (`reauth_required`) opens the dialog
+ * that asks for it (./reauth.tsx) and is sent again once it is given; cancelled, it fails.
+ */
 export async function adminCall<T>(
   method: string,
   url: string,
   body?: unknown,
 ): Promise<AdminResult<T>> {
+  const result = await send<T>(method, url, body);
+  if (result.ok || result.error.code !== 'reauth_required') return result;
+  const { askReauth } = await import('./reauth.tsx');
+  const asked = result.error.details?.['method'] === 'code' ? 'code' : 'password';
+  return (await askReauth(asked)) ? send<T>(method, url, body) : result;
+}
+
+async function send<T>(method: string, url: string, body?: unknown): Promise<AdminResult<T>> {
   try {
     const response = await fetch(url, {
       method,

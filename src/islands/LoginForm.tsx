@@ -1,8 +1,10 @@
 // The login form (storefront §2 Login, §4, §5, §8, §9): idle → submitting → 'Login successful!
 // Redirecting...' and, 1.5 s later, the page the visitor came for; or the red error box.
+import { useState } from 'react';
 import { SUCCESS_BOX } from './auth-kit.tsx';
 import { emailField, KitForm, useFormKit } from './form-kit.tsx';
-import { loginSchema } from '../schemas/accounts.ts';
+import SecondFactorForm from './SecondFactorForm.tsx';
+import { loginSchema, type LoginInput } from '../schemas/accounts.ts';
 import type { Locale, Messages } from './types.ts';
 
 interface Props {
@@ -16,16 +18,37 @@ interface Props {
 const REDIRECT_DELAY_MS = 1500;
 const FIELDS = ['email', 'password'];
 
-export default function LoginForm({ locale, messages, next }: Props) {
+/** An account with a second factor (an administrator's, docs/decisions/037) gives its code next. */
+export default function LoginForm(props: Props) {
+  // A new password form (key) each time a pending sign-in has run out.
+  const [attempt, setAttempt] = useState(0);
+  const [step, setStep] = useState<'password' | 'code'>('password');
+  if (step === 'code')
+    return (
+      <SecondFactorForm
+        id="login-second-factor"
+        locale={props.locale}
+        messages={props.messages}
+        onDone={() => window.location.assign(props.next)}
+        onRestart={() => {
+          setStep('password');
+          setAttempt((n) => n + 1);
+        }}
+      />
+    );
+  return <PasswordStep key={attempt} {...props} onCode={() => setStep('code')} />;
+}
+
+function PasswordStep({ locale, messages, next, onCode }: Props & { onCode: () => void }) {
   const goOn = () => setTimeout(() => window.location.assign(next), REDIRECT_DELAY_MS);
-  const kit = useFormKit({
+  const kit = useFormKit<LoginInput, 'success', { secondFactor?: boolean }>({
     schema: loginSchema,
     fields: FIELDS,
     endpoint: '/api/auth/login',
     messages,
     locale,
     done: 'success',
-    onDone: goOn,
+    onDone: (data) => (data.secondFactor ? onCode() : goOn()),
   });
   const { t, state } = kit;
   return (

@@ -12,7 +12,7 @@ import http from 'node:http';
 import fs from 'node:fs/promises';
 import { devices, expect, type Browser, type Locator, type Page } from '@playwright/test';
 import type { CustomerExport, CustomerListView } from '../../src/schemas/admin-customers.ts';
-import { E2E_ADMIN, useOwner } from './admin.ts';
+import { confirmIdentityIfAsked, E2E_ADMIN, useOwner } from './admin.ts';
 import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
 
@@ -326,6 +326,11 @@ test('detail, JSON export and erasure of the buyer', async ({ page }) => {
     await typed.fill(email.toUpperCase());
     await expect(erase).toBeEnabled();
     await erase.click();
+    // Erasing asks the owner to confirm it is them, once in 5 minutes (docs/decisions/037).
+    await confirmIdentityIfAsked(
+      page,
+      dialog.getByRole('alert').or(page.getByRole('status').filter({ hasText: 'Client effacé.' })),
+    );
   };
   // Her order is paid, not shipped: it still needs her name and address (issue 24). The erasure
   // is refused, the order named, and offered for when it closes.

@@ -15,7 +15,7 @@ import sharp from 'sharp';
 import type { OrderDetail, OrderList } from '../../src/schemas/admin-orders.ts';
 import { formatMoney as euros } from '../../src/domain/money.ts';
 import { parseMail } from '../helpers/mail.ts';
-import { E2E_ADMIN, useOwner } from './admin.ts';
+import { confirmIdentityIfAsked, E2E_ADMIN, useOwner } from './admin.ts';
 import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
 import { mailDir } from './shops.ts';
@@ -418,6 +418,8 @@ test('two buyers pay; the owner finds, filters, ships, cancels and exports their
     .getByRole('radio', { name: 'Oui, les remettre en vente' })
     .check();
   await cancel.getByRole('button', { name: 'Annuler la commande' }).click();
+  // A refund asks the owner to confirm it is them (docs/decisions/037).
+  await confirmIdentityIfAsked(page, successBanner(page).filter({ hasText: ines.number }));
   await expect(cancel).toBeHidden();
   await expect(successBanner(page)).toContainText(
     `Commande ${ines.number} : statut « Annulée » enregistré.`,

@@ -3,7 +3,14 @@
 // signed in through the back office's login endpoint like the login page does.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { expect, request as requests, test, type APIRequestContext } from '@playwright/test';
+import {
+  expect,
+  request as requests,
+  test,
+  type APIRequestContext,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import { currentPort } from './shops.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -61,4 +68,28 @@ export function useOwner(): () => APIRequestContext {
     await owner?.dispose();
   });
   return () => owner!;
+}
+
+/**
+ * Answers the re-authentication dialog (docs/decisions/037) when the action just asked for it:
+ * the first sensitive action of a session asks, the next ones within 5 minutes do not. `done` is
+ * what the action shows once carried out (or refused for its own reasons).
+ */
+export async function confirmIdentityIfAsked(
+  page: Page,
+  done: Locator,
+  proof: { password: string } | { code: string } = { password: E2E_ADMIN.password },
+): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Confirmez votre identité' });
+  await expect
+    .poll(async () => (await dialog.isVisible()) || (await done.first().isVisible()))
+    .toBe(true);
+  if (!(await dialog.isVisible())) return;
+  const field =
+    'password' in proof
+      ? dialog.getByLabel('Mot de passe', { exact: true })
+      : dialog.getByLabel('Code de l’application d’authentification');
+  await field.fill('password' in proof ? proof.password : proof.code);
+  await dialog.getByRole('button', { name: 'Confirmer' }).click();
+  await expect(dialog).toBeHidden();
 }

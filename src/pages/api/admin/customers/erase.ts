@@ -4,8 +4,10 @@
 // about the address. While an order of the customer is open (unshipped, in its withdrawal period,
 // awaiting a payment or a refund), 409 `erase_blocked` lists them in `details.orders`; with
 // `whenClosed: true` the erasure is recorded instead and carried out by the server once they
-// have closed (api/admin/erasure.ts). Audited. Admin only (middleware), same origin only.
+// have closed (api/admin/erasure.ts). Audited. Needs a re-authentication in the last 5 minutes
+// (403 `reauth_required`, docs/decisions/037). Admin only (middleware), same origin only.
 import { requireAdmin } from '#api/accounts/guards.ts';
+import { requireRecentAuth } from '#api/accounts/second-factor.ts';
 import { eraseCustomer } from '#api/admin/customers.ts';
 import { getDb } from '#api/db/context.ts';
 import { defineEndpoint } from '#api/http/endpoint.ts';
@@ -15,5 +17,10 @@ export const prerender = false;
 
 export const POST = defineEndpoint({
   schema: customerEraseSchema,
-  handler: async (input, { locals }) => eraseCustomer(await getDb(), input, requireAdmin(locals)),
+  handler: async (input, { locals }) => {
+    const db = await getDb();
+    const actor = requireAdmin(locals);
+    await requireRecentAuth(db, locals);
+    return eraseCustomer(db, input, actor);
+  },
 });

@@ -1,8 +1,10 @@
 // GET /api/admin/orders/:id → `{ order }` (OrderDetail: the §2 detail modal with its history);
 // PATCH an OrderStatusChange → OrderStatusResult: the fulfilment status, audited, refused in the
 // owner's words when the order cannot take it; 'Expédiée' mails the buyer, 'Annulée' refunds and
-// restocks as the owner chose. An unknown or malformed id is a 404. Admin only (middleware).
+// restocks as the owner chose — a refund only after a re-authentication (403 `reauth_required`,
+// docs/decisions/037). An unknown or malformed id is a 404. Admin only (middleware).
 import { requireAdmin } from '#api/accounts/guards.ts';
+import { requireRecentAuth } from '#api/accounts/second-factor.ts';
 import { changeOrderStatus, getAdminOrder } from '#api/admin/orders.ts';
 import { getDb } from '#api/db/context.ts';
 import { defineEndpoint } from '#api/http/endpoint.ts';
@@ -23,11 +25,16 @@ export const GET = defineEndpoint({
 
 export const PATCH = defineEndpoint({
   schema: orderStatusChangeSchema,
-  handler: async (change, { params, locals }) =>
-    changeOrderStatus(
-      { db: await getDb(), payments: payments(), mailer: getMailer(), refundOrder },
+  handler: async (change, { params, locals }) => {
+    const db = await getDb();
+    const actor = requireAdmin(locals);
+    // Money leaves the shop: a refund needs a re-authentication (docs/decisions/037).
+    if (change.refund === true) await requireRecentAuth(db, locals);
+    return changeOrderStatus(
+      { db, payments: payments(), mailer: getMailer(), refundOrder },
       params['id'] ?? '',
       change,
-      requireAdmin(locals),
-    ),
+      actor,
+    );
+  },
 });
