@@ -111,6 +111,8 @@ describe('errors', () => {
 describe('the last scrub over each line', () => {
   it.each([
     ['Cookie: session=abc123; cart-session-id=def456', 'abc123', 'def456'],
+    ['Cookie: __Host-session=abc123; __Host-cart-session-id=def456', 'abc123', 'def456'],
+    ['Cookie: __Host-signup=abc123; signup=def456', 'abc123', 'def456'],
     ['Authorization: Bearer eyJhbGciOi.x.y', 'eyJhbGciOi'],
     ['password=hunter2 in a stack trace', 'hunter2'],
     ['{"msg":"body {\\"password\\":\\"hunter2\\"}"}', 'hunter2'],

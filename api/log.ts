@@ -148,8 +148,9 @@ function luhn(digits: string): boolean {
 }
 
 const SCRUBS: [RegExp, string | ((match: string, ...groups: string[]) => string)][] = [
-  // Our cookies by name (api/accounts/sessions.ts, api/cart), in a header or a message.
-  [/\b(session|cart-session-id)=(?!\[redacted\])[^;\s"\\&,]+/gi, `$1=${CENSOR}`],
+  // Our cookies by name (api/accounts/sessions.ts, api/cart, the signup cookie), in a header or a
+  // message; their `__Host-` names over HTTPS end the same way (docs/decisions/038).
+  [/\b(session|cart-session-id|signup)=(?!\[redacted\])[^;\s"\\&,]+/gi, `$1=${CENSOR}`],
   [/\bBearer\s+(?!\[redacted\])[\w.~+/=-]+/gi, `Bearer ${CENSOR}`],
   // `password=…`, `token: …`, `"secret":"…"` (also JSON-escaped inside a message).
   [

@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     const app = createGalerieServer({
       before: (req, res) => emulator?.handle(req, res) ?? false,
       health: () => checkHealth(db, () => app.site.canRender()),
-      gate: maintenanceGate(db),
+      gate: maintenanceGate(db, config.siteUrl),
       siteUrl: config.siteUrl,
       trustProxy: config.trustProxy,
       // The back office's API hears a body only from a signed-in administrator on our origin.

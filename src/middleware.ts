@@ -1,15 +1,16 @@
 // Runs before every on-demand page and endpoint (prerendered pages skip it):
 // 1. unsafe requests must come from our own origin — JSON included, which Astro's checkOrigin
 //    lets through (STACK-NOTES) — except Stripe's webhook, which proves itself by signature;
-// 2. the `session` cookie is validated into `Astro.locals.user` / `Astro.locals.session`
-//    (extended in its second half, cleared when no longer valid);
+// 2. the session cookie (`__Host-session` over HTTPS, `session` on plain http; decision 038) is
+//    validated into `Astro.locals.user` / `Astro.locals.session` (extended in its second half,
+//    cleared when no longer valid);
 // 3. /api/admin/** is refused to anyone but an administrator (403), so no admin endpoint can
 //    forget it; accepting an invitation is the one exception (api/accounts/guards.ts).
 // Typed without `astro:middleware` so tests can call `onRequest` directly.
 import type { APIContext, MiddlewareHandler } from 'astro';
 import { adminPageAccess, isGuardedAdminPath } from '#api/accounts/guards.ts';
 import {
-  SESSION_COOKIE,
+  sessionCookieName,
   sessionCookieOptions,
   validateSessionToken,
   type SessionValidation,
@@ -44,7 +45,8 @@ export const onRequest: MiddlewareHandler = async (context, next) => {
   };
   context.locals.client = client;
   context.locals.secureCookies = secureCookies(siteUrl(), client);
-  const token = context.cookies.get(SESSION_COOKIE)?.value;
+  // Only the name this transport allows: a bare `session` planted on an HTTPS site is ignored.
+  const token = context.cookies.get(sessionCookieName(context.locals.secureCookies))?.value;
   let validation: SessionValidation | null = null;
   try {
     const refused = await methodNotAllowed(context);
@@ -143,12 +145,14 @@ function updateCookie(
   token: string,
   validation: SessionValidation | null,
 ): void {
-  if (context.cookies.get(SESSION_COOKIE)?.value !== token) return;
+  const name = sessionCookieName(context.locals.secureCookies);
+  if (context.cookies.get(name)?.value !== token) return;
   if (/\bpublic\b/i.test(response.headers.get('cache-control') ?? '')) return;
-  if (!validation) context.cookies.delete(SESSION_COOKIE, { path: '/' });
+  if (!validation)
+    context.cookies.delete(name, { path: '/', secure: context.locals.secureCookies });
   else if (validation.refreshed)
     context.cookies.set(
-      SESSION_COOKIE,
+      name,
       token,
       sessionCookieOptions(context.locals.secureCookies, validation.session.expiresAt),
     );

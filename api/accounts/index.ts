@@ -1,7 +1,9 @@
 // Customer accounts (issue 5, docs/accounts-api.md, docs/decisions/010): signup, login, logout,
 // e-mail verification, password reset and change, on our own session layer (sessions.ts).
 // Nothing here tells a visitor whether an address has an account: signup with a taken address and
-// login with an unknown one cost an Argon2 run and answer exactly like the real thing.
+// login with an unknown one cost an Argon2 run and answer exactly like the real thing, and no
+// session opens before the address is proven (docs/decisions/038).
+import { constantTimeEqual } from '@oslojs/crypto/subtle';
 import { afterAnswer } from '../background.ts';
 import { ipBucket } from '../contact/index.ts';
 import { isUniqueViolation, type Database, type Executor } from '../db/index.ts';
@@ -109,16 +111,27 @@ export function toRole(value: string): Role {
 // ---------------------------------------------------------------------------------------------
 // Signup and e-mail verification
 
+/** What a signup leaves the browser: the mail's delivery and the mark of the browser. */
+export interface SignupResult extends Delivery {
+  /**
+   * For the signup cookie: SHA-256 of the link's token under a label (signupBrowserMark) when an
+   * account was created, random bytes of the same shape otherwise. The verification link signs
+   * in only the browser holding it (docs/decisions/038); it never reveals the token.
+   */
+  browserMark: string;
+}
+
 /**
- * Creates a customer account and mails a verification link; when the address already has an
- * account, mails that address a notice instead. Both paths hash the password and send one mail
- * (after the answer), so the caller cannot tell them apart.
+ * Creates an unverified customer account and mails a verification link; when the address
+ * already has an account, mails that address a notice instead. Both paths hash the password,
+ * send one mail (after the answer) and open no session, so the caller cannot tell them apart —
+ * nor afterwards: an unverified account cannot sign in until its link is opened (login).
  */
 export async function signup(
   deps: AccountDeps,
   input: SignupInput,
   meta: RequestMeta,
-): Promise<Delivery> {
+): Promise<SignupResult> {
   const { db } = deps;
   const now = timeOf(deps);
   const locale: Locale = input.locale ?? 'fr';
@@ -150,7 +163,7 @@ export async function signup(
       if (!isUniqueViolation(error)) throw error;
     }
   }
-  return sendLater(deps, 'signup mail', (settings) =>
+  const delivery = sendLater(deps, 'signup mail', (settings) =>
     created
       ? verificationMail(
           settings,
@@ -160,6 +173,23 @@ export async function signup(
         )
       : alreadyRegisteredMail(settings, input.email, deps.siteUrl, locale),
   );
+  return { ...delivery, browserMark: signupBrowserMark(created ? token : randomToken()) };
+}
+
+/**
+ * The signup cookie's value for a verification token: a digest under its own label, so it is
+ * never the stored hash of the token and gives nothing to whoever reads the cookie.
+ */
+export function signupBrowserMark(token: string): string {
+  return hashToken(`signup-browser:${token}`).toString('base64url');
+}
+
+/** Whether the signup cookie's `mark` is the one `signup` gave for `token` (constant time). */
+export function isSignupBrowser(mark: string | undefined, token: string): boolean {
+  if (!mark) return false;
+  const expected = Buffer.from(signupBrowserMark(token));
+  const given = Buffer.from(mark);
+  return given.byteLength === expected.byteLength && constantTimeEqual(given, expected);
 }
 
 /** Mails a new verification link to a signed-in user whose address is not verified yet. */
@@ -216,6 +246,31 @@ export async function verifyEmail(
   return { userId: row.id };
 }
 
+/**
+ * Opens a session for a customer whose verification link was just opened in the browser that
+ * signed up (the endpoint checks the signup cookie): the link reached the mailbox, the cookie
+ * shows it is the same person. Ends whatever session the browser held, as a login does. Null for
+ * an administrator: the back office's sign-in stays its own (docs/decisions/038).
+ */
+export async function signInVerified(
+  deps: Pick<AccountDeps, 'db' | 'now'>,
+  userId: string,
+  meta: { replaceSessionId?: string | undefined },
+): Promise<{ token: string; session: Session; user: SessionUser } | null> {
+  const { db } = deps;
+  const now = timeOf(deps);
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'full_name', 'role', 'password_hash', 'email_verified_at'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!user || toRole(user.role) !== 'customer' || !user.email_verified_at) return null;
+  if (meta.replaceSessionId) await invalidateSession(db, meta.replaceSessionId);
+  const { token, session } = await createSession(db, user.id, now);
+  await db.updateTable('users').set({ last_sign_in_at: now }).where('id', '=', user.id).execute();
+  return { token, session, user: sessionUser(user) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Login and logout
 
@@ -250,6 +305,12 @@ export async function login(
     ? await verifyPassword(user.password_hash, input.password)
     : await verifyDummyPassword(input.password);
   if (!user || !valid) throw new AppError('invalid_credentials');
+  // A customer whose address was never proven is refused like a wrong password, and counted as a
+  // failure: otherwise "sign up with X, then sign in" would tell a taken X from a free one
+  // (issue 24, break 7). The verification link or a password reset proves it. Administrators
+  // come from an invitation mailed to them (invitations.ts): their address is proven.
+  if (toRole(user.role) === 'customer' && !user.email_verified_at)
+    throw new AppError('invalid_credentials');
   if (meta.requireRole && user.role !== meta.requireRole) throw new AppError('invalid_credentials');
   await attemptSucceeded(db, keys);
   // The password alone opens no session once a second factor is on (docs/decisions/037).

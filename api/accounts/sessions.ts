@@ -2,9 +2,11 @@
 // holds `<id>.<secret>`, the database only the id and SHA-256(secret); a session lives 30 days and
 // is extended when used in its second half. Expired sessions are deleted when met.
 import type { Executor } from '../db/index.ts';
+import { hostCookie } from '../http/cookies.ts';
 import { hashToken, isTokenShaped, randomToken, tokenMatches } from './tokens.ts';
 import { systemClock } from '../clock.ts';
 
+/** The session cookie's bare name: `__Host-session` over HTTPS (sessionCookieName). */
 export const SESSION_COOKIE = 'session';
 export const SESSION_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 /** A session used when less than this is left is extended to a full lifetime again. */
@@ -178,8 +180,14 @@ export interface SessionCookieOptions {
   expires: Date;
 }
 
+/** The session cookie's name where cookies are `secure`: `__Host-session`, else `session`. */
+export function sessionCookieName(secure: boolean): string {
+  return hostCookie(SESSION_COOKIE, secure);
+}
+
 /**
- * Cookie attributes for a session expiring at `expiresAt`. `secure`: whether the site is served
+ * Cookie attributes for a session expiring at `expiresAt` (Path=/ and no Domain, as the
+ * `__Host-` prefix requires). `secure`: whether the site is served
  * over HTTPS (`locals.secureCookies`: PUBLIC_SITE_URL or the trusted proxy's protocol, never the
  * `Host` header; api/http/client.ts).
  */

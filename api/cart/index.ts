@@ -1,4 +1,4 @@
-// The visitor's cart, keyed by the opaque id in the HttpOnly cart-session-id cookie. Every cart
+// The visitor's cart, keyed by the opaque id in the HttpOnly cart cookie (cartCookieName). Every cart
 // rule of storefront §4–§5 is enforced here, on the server, inside a transaction that locks the
 // cart row, so two tabs adding at once cannot put two originals in one cart.
 import { randomBytes } from 'node:crypto';
@@ -6,6 +6,7 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { prepared, type Database, type Executor } from '../db/index.ts';
 import { assertSellable, sellability } from '../catalog/sellability.ts';
+import { hostCookie } from '../http/cookies.ts';
 import { AppError } from '../http/errors.ts';
 import {
   activePromoCodes,
@@ -17,7 +18,16 @@ import {
 import type { SiteSettings } from '../settings/index.ts';
 import type { CartLine, CartView, Localized, PromoCode } from '../../src/schemas/views.ts';
 
+/** The cart cookie's bare name: `__Host-cart-session-id` over HTTPS (cartCookieName). */
 export const CART_COOKIE = 'cart-session-id';
+
+/**
+ * The cart cookie's name where cookies are `secure`. Its id is the cart (and, at checkout, what a
+ * buyer typed): a planted one would share a cart with whoever planted it (decision 038).
+ */
+export function cartCookieName(secure: boolean): string {
+  return hostCookie(CART_COOKIE, secure);
+}
 /** How long an idle cart is kept (cookie lifetime). */
 export const CART_MAX_AGE_SECONDS = 180 * 24 * 3600;
 /** A cart holds at most this many distinct works (a guard against abuse, far above real use). */

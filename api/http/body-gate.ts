@@ -6,7 +6,8 @@
 // and a refusal is answered at once, its body discarded unread (request-limits.ts).
 import type { IncomingMessage } from 'node:http';
 import { isGuardedAdminPath } from '../accounts/guards.ts';
-import { SESSION_COOKIE, type SessionValidation } from '../accounts/sessions.ts';
+import { sessionCookieName, type SessionValidation } from '../accounts/sessions.ts';
+import { attachedClient, secureCookies } from './client.ts';
 import { ERRORS, isSameOrigin, type ErrorCode } from './errors.ts';
 
 export interface BodyRefusal {
@@ -52,7 +53,9 @@ export function adminBodyGate(options: BodyGateOptions): BodyGate {
     };
     if (!isSameOrigin(method, header('origin'), header('sec-fetch-site'), options.siteUrl))
       return refusal('forbidden_origin');
-    const token = cookieValue(req.headers.cookie, SESSION_COOKIE);
+    // The name the middleware reads: `__Host-session` over HTTPS (decision 038).
+    const secure = secureCookies(options.siteUrl, attachedClient(req));
+    const token = cookieValue(req.headers.cookie, sessionCookieName(secure));
     const session = token ? await options.validate(token) : null;
     if (!session) return refusal('unauthorized');
     if (session.user.role !== 'admin') return refusal('forbidden');

@@ -3,10 +3,11 @@
 // `Retry-After` and `noindex`; the back office, its API, sign-in, the payment webhook, health and
 // media keep working, and a signed-in administrator browses the real site with a notice.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SESSION_COOKIE, validateSessionToken } from '../accounts/sessions.ts';
+import { sessionCookieName, validateSessionToken } from '../accounts/sessions.ts';
 import type { Database } from '../db/index.ts';
 import { liveSettings, peekSettings } from '../settings/index.ts';
 import type { Gate } from './app.ts';
+import { attachedClient, secureCookies } from './client.ts';
 
 /** What keeps working during maintenance. */
 const OPEN_PATHS = [
@@ -40,18 +41,23 @@ function cookie(req: IncomingMessage, name: string): string | undefined {
   return undefined;
 }
 
-export async function isAdminRequest(db: Database, req: IncomingMessage): Promise<boolean> {
-  const token = cookie(req, SESSION_COOKIE);
+/** `siteUrl`: PUBLIC_SITE_URL, which with the request's protocol names the session cookie. */
+export async function isAdminRequest(
+  db: Database,
+  req: IncomingMessage,
+  siteUrl = '',
+): Promise<boolean> {
+  const token = cookie(req, sessionCookieName(secureCookies(siteUrl, attachedClient(req))));
   if (!token) return false;
   const validation = await validateSessionToken(db, token).catch(() => null);
   return validation?.user.role === 'admin';
 }
 
-export function maintenanceGate(db: Database): Gate {
+export function maintenanceGate(db: Database, siteUrl = ''): Gate {
   return async (req, res, pathname, version) => {
     const settings = peekSettings(db) ?? (await liveSettings(db));
     if (!settings.site_maintenance || isOpenDuringMaintenance(pathname)) return 'open';
-    if (await isAdminRequest(db, req)) return 'notice';
+    if (await isAdminRequest(db, req, siteUrl)) return 'notice';
     answerMaintenance(req, res, pathname, version.staticFiles.lookup('/maintenance'));
     return 'answered';
   };

@@ -4,7 +4,7 @@
 // one transaction every few seconds and at shutdown, so counting costs the request nothing and a
 // database failure never reaches a visitor.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseSessionToken, SESSION_COOKIE } from '../accounts/sessions.ts';
+import { parseSessionToken, SESSION_COOKIE, sessionCookieName } from '../accounts/sessions.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { log } from '../log.ts';
 import { cookieValue, countedPath, isPageResponse, mayBeView, workKeyOf } from './filter.ts';
@@ -133,7 +133,11 @@ export class VisitCounter {
       };
       // Administrators are not visitors. Only a request with a session cookie can be one; the
       // role is looked up here, after the response, and remembered for a few minutes.
-      const token = cookieValue(req.headers.cookie, SESSION_COOKIE);
+      // Either name (decision 038): this only decides whether a view is counted, and a bare
+      // cookie's token must still be an administrator's session to leave a view out.
+      const token =
+        cookieValue(req.headers.cookie, sessionCookieName(true)) ??
+        cookieValue(req.headers.cookie, SESSION_COOKIE);
       const session = token ? parseSessionToken(token) : null;
       if (!token || !session) {
         this.#record(view);

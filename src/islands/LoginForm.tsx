@@ -1,5 +1,7 @@
 // The login form (storefront §2 Login, §4, §5, §8, §9): idle → submitting → 'Login successful!
-// Redirecting...' and, 1.5 s later, the page the visitor came for; or the red error box.
+// Redirecting...' and, 1.5 s later, the page the visitor came for; or the red error box. A
+// refused login also reminds a new customer of the confirmation link: an address not confirmed
+// yet is refused like a wrong password (docs/decisions/038), and says so to nobody in particular.
 import { useState } from 'react';
 import { SUCCESS_BOX } from './auth-kit.tsx';
 import { emailField, KitForm, useFormKit } from './form-kit.tsx';
@@ -41,7 +43,7 @@ export default function LoginForm(props: Props) {
 
 function PasswordStep({ locale, messages, next, onCode }: Props & { onCode: () => void }) {
   const goOn = () => setTimeout(() => window.location.assign(next), REDIRECT_DELAY_MS);
-  const kit = useFormKit<LoginInput, 'success', { secondFactor?: boolean }>({
+  const kit = useFormKit<LoginInput, 'success' | 'refused', { secondFactor?: boolean }>({
     schema: loginSchema,
     fields: FIELDS,
     endpoint: '/api/auth/login',
@@ -49,6 +51,8 @@ function PasswordStep({ locale, messages, next, onCode }: Props & { onCode: () =
     locale,
     done: 'success',
     onDone: (data) => (data.secondFactor ? onCode() : goOn()),
+    outcomes: { invalid_credentials: 'refused' },
+    resubmitFrom: ['refused'],
   });
   const { t, state } = kit;
   return (
@@ -66,6 +70,7 @@ function PasswordStep({ locale, messages, next, onCode }: Props & { onCode: () =
       ]}
       submit={t('login.submit')}
       submitting={t('login.submitting')}
+      failure={state === 'refused' ? t('login.error.invalidCredentials') : undefined}
       status={state === 'success' && <p className={SUCCESS_BOX}>{t('login.success')}</p>}
       finished={state === 'success'}
     />

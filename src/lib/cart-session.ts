@@ -1,7 +1,7 @@
 // The cart cookie for endpoints and on-demand pages: read the visitor's cart id, or issue one.
 import type { AstroCookies } from 'astro';
 import {
-  CART_COOKIE,
+  cartCookieName,
   CART_MAX_AGE_SECONDS,
   getCart,
   isCartId,
@@ -11,8 +11,9 @@ import {
 import type { Database } from '#api/db/index.ts';
 import { liveSettings, type SiteSettings } from '#api/settings/index.ts';
 
-export function readCartId(cookies: AstroCookies): string | undefined {
-  const value = cookies.get(CART_COOKIE)?.value;
+/** `secure`: `locals.secureCookies`, which names the cookie (`__Host-` over HTTPS). */
+export function readCartId(cookies: AstroCookies, secure: boolean): string | undefined {
+  const value = cookies.get(cartCookieName(secure))?.value;
   return isCartId(value) ? value : undefined;
 }
 
@@ -21,10 +22,10 @@ export function readCartId(cookies: AstroCookies): string | undefined {
  * `locals.secureCookies` (PUBLIC_SITE_URL or the trusted proxy's protocol, src/middleware.ts).
  */
 export function ensureCartId(cookies: AstroCookies, secure: boolean): string {
-  const existing = readCartId(cookies);
+  const existing = readCartId(cookies, secure);
   if (existing) return existing;
   const id = newCartId();
-  cookies.set(CART_COOKIE, id, {
+  cookies.set(cartCookieName(secure), id, {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',

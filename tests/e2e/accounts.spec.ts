@@ -1,8 +1,9 @@
 // Accounts end to end (storefront §2 Login and signup, Account; §4, §5, §8, §9; docs/accounts-api.md):
-// signup with the spec's checks, login back to the attempted page, a purchase made signed in and
-// found on /account, logout and the guard; the password reset link from the mail (used once) and
-// the e-mail verification link; axe on every account page in both languages. Each test signs up
-// its own fresh address. Works bought here are used by no other spec:
+// signup with the spec's checks ending on "check your mailbox" (no session before the address is
+// verified, docs/decisions/038), the mail's link signing in the browser that signed up, login back
+// to the attempted page, a purchase made signed in and found on /account, logout and the guard;
+// the password reset link from the mail (used once) and the e-mail verification link opened
+// elsewhere; axe on every account page in both languages. Each test signs up its own fresh address. Works bought here are used by no other spec:
 //   adriatique-interieure (print, stock 12).
 // Mails are .eml files under the e2e server's DATA_DIR (tests/e2e/serve.ts, shops.ts).
 import fs from 'node:fs/promises';
@@ -28,9 +29,10 @@ const TEXT = {
     signup: 'Créer mon compte',
     login: 'Se connecter',
     logout: 'Se déconnecter',
-    signupDone: 'Compte créé avec succès ! Vous pouvez maintenant vous connecter.',
+    signupDone: 'Consultez votre boîte mail',
     loginDone: 'Connexion réussie ! Redirection...',
     wrong: 'Email ou mot de passe incorrect.',
+    confirmed: 'Merci, votre adresse email est confirmée.',
   },
   en: {
     fullName: 'Full name',
@@ -40,9 +42,10 @@ const TEXT = {
     signup: 'Create my account',
     login: 'Log in',
     logout: 'Log out',
-    signupDone: 'Account created successfully! You can now log in.',
+    signupDone: 'Check your inbox',
     loginDone: 'Login successful! Redirecting...',
     wrong: 'Invalid email or password.',
+    confirmed: 'Thank you, your email address is confirmed.',
   },
 } as const;
 
@@ -59,20 +62,31 @@ async function submitSignup(page: Page, locale: Locale, email: string, password:
   await page.getByRole('button', { name: text.signup }).click();
 }
 
-/** A new account through /signup; ends on the login page the signup sends to. */
+/** A new account through /signup; ends on its "check your mailbox" state, signed out. */
 async function signUp(page: Page, locale: Locale, email: string, password: string) {
   await page.goto(`${prefix(locale)}/signup`);
   await hydrated(page);
   await submitSignup(page, locale, email, password);
-  await expect(page.getByRole('status').getByText(TEXT[locale].signupDone)).toBeVisible();
-  // storefront §9: the login page 2 s later.
-  await expect(page).toHaveURL(new RegExp(`${prefix(locale)}/login\\?created=1$`));
-  // The login page says the account exists and what comes next (issue 9).
-  await expect(
-    page
-      .getByRole('status')
-      .getByText(locale === 'fr' ? 'Votre compte est créé.' : 'Your account has been created.'),
-  ).toBeVisible();
+  const status = page.getByRole('status');
+  await expect(status.getByText(TEXT[locale].signupDone)).toBeVisible();
+  await expect(status).toContainText(email);
+  // No redirect and no session: the account opens from the mail's link.
+  await expect(page).toHaveURL(new RegExp(`${prefix(locale)}/signup$`));
+}
+
+/** A new account, signed in as its owner would: the mail's link opened in this browser. */
+async function signUpAndConfirm(page: Page, locale: Locale, email: string, password: string) {
+  await signUp(page, locale, email, password);
+  await page.goto(await mailedLink(email, '/api/auth/verify-email?token='));
+  await expect(page).toHaveURL(new RegExp(`${prefix(locale)}/account\\?emailVerified=1$`));
+}
+
+/** The address verified by its link opened somewhere else (a phone): nobody signed in by it. */
+async function confirmElsewhere(email: string) {
+  const link = await mailedLink(email, '/api/auth/verify-email?token=');
+  const opened = await fetch(link, { redirect: 'manual' });
+  expect(opened.status).toBe(303);
+  expect(opened.headers.get('location')).toMatch(/\/login\?emailVerified=1$/);
 }
 
 /** Fills and sends the login form of the page (already open). */
@@ -149,20 +163,28 @@ test('sign up, log in, buy a print signed in, find it on /account, log out', asy
   await page.getByLabel(/^Confirmer le mot de passe/).fill(password);
   await expect(page.getByText('Les mots de passe ne correspondent pas')).toBeHidden();
   await page.getByRole('button', { name: 'Créer mon compte' }).click();
+  // "Check your mailbox", the address shown back; no session, no redirect (decision 038).
   await expect(page.getByRole('status')).toContainText(TEXT.fr.signupDone);
-  await expect(page.getByRole('status')).toContainText('lien de confirmation');
-  await expect(page).toHaveURL(/\/login\?created=1$/);
+  await expect(page.getByRole('status')).toContainText(`envoyer à ${email}`);
+  await expect(page.getByRole('status')).toContainText('vous connecte aussitôt');
+  await expect(page).toHaveURL(/\/signup$/);
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: test.info().outputPath('signup-check-your-mailbox.png') });
 
-  // The account page sends a signed-out visitor to login, and login brings them back.
+  // The account page sends a signed-out visitor to login; before the link is opened the right
+  // password is refused like a wrong one, with a word about the confirmation link.
   await page.goto('/account');
   await expect(page).toHaveURL(/\/login\?redirect=\/account$/);
-  await submitLogin(page, 'fr', email, 'not-the-password');
-  await expect(page.getByRole('alert').filter({ hasText: TEXT.fr.wrong })).toBeVisible();
-  await page.getByLabel(/^Mot de passe/).fill(password);
-  await page.getByRole('button', { name: 'Se connecter' }).click();
-  await expect(page.getByRole('status')).toContainText(TEXT.fr.loginDone);
-  await expect(page).toHaveURL(/\/account$/);
+  await submitLogin(page, 'fr', email, password);
+  const refused = page.getByRole('alert').filter({ hasText: TEXT.fr.wrong });
+  await expect(refused).toContainText('ouvrez d’abord le lien de confirmation');
+  await expectNoAxeViolations(page);
+
+  // The mail's link, in this browser: the address confirmed and the buyer signed in.
+  await page.goto(await mailedLink(email, '/api/auth/verify-email?token='));
+  await expect(page).toHaveURL(/\/account\?emailVerified=1$/);
   await hydrated(page);
+  await expect(page.getByText(TEXT.fr.confirmed)).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Mon compte', level: 1 })).toBeVisible();
   await expect(page.getByText(email)).toBeVisible();
   await expect(page.getByText('Ana Ribeiro')).toBeVisible();
@@ -172,8 +194,7 @@ test('sign up, log in, buy a print signed in, find it on /account, log out', asy
     'href',
     '/gallery',
   );
-  // Not confirmed yet: guest orders with this address wait for the confirmation.
-  await expect(page.getByText(/pas encore confirmée/)).toBeVisible();
+  await expect(page.getByText(/pas encore confirmée/)).toBeHidden();
 
   // A print bought while signed in.
   await addPrintFromGallery(page, 'adriatique-interieure');
@@ -227,6 +248,13 @@ test('sign up, log in, buy a print signed in, find it on /account, log out', asy
   await page.goto('/account');
   await expect(page).toHaveURL(/\/login\?redirect=\/account$/);
   await expect(page.getByRole('heading', { name: 'Connexion', level: 1 })).toBeVisible();
+  // Login brings them back to the page they wanted.
+  await submitLogin(page, 'fr', email, 'not-the-password');
+  await expect(page.getByRole('alert').filter({ hasText: TEXT.fr.wrong })).toBeVisible();
+  await page.getByLabel(/^Mot de passe/).fill(password);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
+  await expect(page.getByRole('status')).toContainText(TEXT.fr.loginDone);
+  await expect(page).toHaveURL(/\/account$/);
   expect(errors).toEqual([]);
 });
 
@@ -240,6 +268,7 @@ test('the reset link sets a new password once; the verification link confirms th
   await signUp(page, 'en', email, oldPassword);
 
   // Forgot password: the same neutral answer for anyone.
+  await page.goto('/en/login');
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
   await expect(page).toHaveURL(/\/en\/forgot-password$/);
   await hydrated(page);
@@ -275,18 +304,29 @@ test('the reset link sets a new password once; the verification link confirms th
     '/en/forgot-password',
   );
 
-  // The verification link, opened signed out, leads through login to the confirmed account.
+  // The verification link, opened in another browser (a phone): confirmed, nobody signed in by
+  // it; the login page says so, and the password signs in.
   const verify = await mailedLink(email, '/api/auth/verify-email?token=');
+  const phone = await page.context().browser()!.newContext();
+  const other = await phone.newPage();
+  await other.goto(verify);
+  await expect(other).toHaveURL(/\/en\/login\?emailVerified=1$/);
+  await expect(other.getByRole('status').first()).toContainText('Your email address is confirmed.');
+  await expectNoAxeViolations(other);
+  await submitLogin(other, 'en', email, oldPassword);
+  await expect(other.getByRole('alert').filter({ hasText: TEXT.en.wrong })).toBeVisible();
+  await other.getByLabel(/^Password/).fill(newPassword);
+  await other.getByRole('button', { name: 'Log in' }).click();
+  await expect(other.getByRole('status').last()).toContainText(TEXT.en.loginDone);
+  await expect(other).toHaveURL(/\/en\/$/);
+  await other.goto('/en/account');
+  await expect(other.getByText(/not confirmed yet/)).toBeHidden();
+  await phone.close();
+  // The same link again, in the browser that signed up: used, and the login page says what now.
   await page.goto(verify);
-  await expect(page).toHaveURL(/\/en\/login\?redirect=\/en\/account%3FemailVerified%3D1$/);
-  await submitLogin(page, 'en', email, oldPassword);
-  await expect(page.getByRole('alert').filter({ hasText: TEXT.en.wrong })).toBeVisible();
-  await page.getByLabel(/^Password/).fill(newPassword);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await expect(page.getByRole('status')).toContainText(TEXT.en.loginDone);
-  await expect(page).toHaveURL(/\/en\/account\?emailVerified=1$/);
-  await expect(page.getByText('Thank you, your email address is confirmed.')).toBeVisible();
-  await expect(page.getByText(/not confirmed yet/)).toBeHidden();
+  await expect(page).toHaveURL(/\/en\/login\?emailVerified=0$/);
+  await expect(page.getByRole('status').first()).toContainText('no longer valid');
+  await expectNoAxeViolations(page);
   expect(errors).toEqual([]);
 });
 
@@ -351,9 +391,7 @@ test('account pages have no axe violation in both languages; signed in, /login g
 
   // Signed in: the account page in both languages; /login and /signup lead to it.
   const email = freshEmail('axe');
-  await signUp(page, 'fr', email, 'pinceau-et-couteau');
-  await submitLogin(page, 'fr', email, 'pinceau-et-couteau');
-  await expect(page).toHaveURL(/\/$/);
+  await signUpAndConfirm(page, 'fr', email, 'pinceau-et-couteau');
   for (const locale of ['fr', 'en'] as const) {
     const at = prefix(locale);
     await page.goto(`${at}/account`);
@@ -379,6 +417,7 @@ test('the login page only follows a redirect to this site', async ({ page }) => 
   const errors = await preparePage(page);
   const email = freshEmail('redirect');
   await signUp(page, 'fr', email, 'atelier-lisboa');
+  await confirmElsewhere(email);
   await page.goto('/login?redirect=//evil.example/account');
   await submitLogin(page, 'fr', email, 'atelier-lisboa');
   await expect(page.getByRole('status')).toContainText(TEXT.fr.loginDone);

@@ -10,6 +10,8 @@
 import { expect, type Page } from '@playwright/test';
 import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
+import { verificationLink } from '../helpers/mail.ts';
+import { mailDir } from './shops.ts';
 
 const PAYING_CARD = '4242 4242 4242 4242';
 
@@ -132,11 +134,9 @@ for (const size of SIZES) {
         data: { email, password, confirmPassword: password, fullName: 'Ana Ribeiro', locale: 'fr' },
       });
       expect(signup.status()).toBe(201);
-      const login = await page.request.post('/api/auth/login', {
-        headers: origin,
-        data: { email, password },
-      });
-      expect(login.status()).toBe(200);
+      // Signed in by the mail's link, in the browser that signed up (docs/decisions/038).
+      await page.goto(await verificationLink(mailDir(), email));
+      await expect(page).toHaveURL(/\/account\?emailVerified=1$/);
 
       await visit(page, '/gallery?work=ocre-et-silence');
       const block = page.getByRole('dialog').locator('[data-variant-block][data-type="print"]');

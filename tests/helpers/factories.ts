@@ -62,7 +62,7 @@ export type UserRow = Insertable<Users>;
 export async function makeUser(
   db: Executor,
   overrides: Partial<UserRow> = {},
-): Promise<{ id: string; email: string; cookie: string; token: string }> {
+): Promise<{ id: string; email: string; cookie: string; secureCookie: string; token: string }> {
   const key = next();
   const user = await db
     .insertInto('users')
@@ -76,7 +76,14 @@ export async function makeUser(
     .returning(['id', 'email'])
     .executeTakeFirstOrThrow();
   const { token } = await createSession(db, user.id);
-  return { ...user, token, cookie: `session=${token}` };
+  // The Cookie header on plain http (`cookie`) and on an https:// site such as the golden shop
+  // (`secureCookie`): the server reads the one name its transport allows (docs/decisions/038).
+  return {
+    ...user,
+    token,
+    cookie: `session=${token}`,
+    secureCookie: `__Host-session=${token}`,
+  };
 }
 
 export interface OrderLine {

@@ -61,7 +61,8 @@ export class FaultShop {
     // The owner and the suite's works, before the server holds the database.
     const handle = await openDatabase({ pgliteDir: path.join(shop.dataDir, 'pgdata') });
     try {
-      ({ cookie: shop.admin } = await makeUser(handle.db, { role: 'admin' }));
+      // The golden shop is https://: its session cookie is __Host-session (decision 038).
+      ({ secureCookie: shop.admin } = await makeUser(handle.db, { role: 'admin' }));
       const originals = await handle.db
         .selectFrom('artworks')
         .select('id')

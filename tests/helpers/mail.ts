@@ -1,5 +1,10 @@
 // Reads a raw mail as written to DATA_DIR/mail/*.eml: headers unfolded, and the plain-text and
 // HTML bodies decoded (quoted-printable or base64), from a single part or multipart/alternative.
+// Also finds a signup's verification link among them, as a person would read it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { until } from './wait.ts';
+
 export interface ParsedMail {
   headers: string;
   text: string;
@@ -61,4 +66,31 @@ export function parseMail(raw: string): ParsedMail {
     else if (partType.startsWith('text/html')) html = content;
   }
   return { headers, text, html };
+}
+
+/** The mails written to `dir` (DATA_DIR/mail) for `address`, oldest first. */
+export function mailsTo(dir: string, address: string): ParsedMail[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((file) => file.endsWith('.eml'))
+    .sort()
+    .map((file) => parseMail(fs.readFileSync(path.join(dir, file), 'utf8')))
+    .filter((mail) => /^To:(.*)$/im.exec(mail.headers)?.[1]?.includes(address));
+}
+
+/**
+ * The verification link mailed to `address` after a signup (waited for: it leaves after the
+ * answer), as its owner would click it: the site's path and query, for the same browser.
+ */
+export async function verificationLink(dir: string, address: string): Promise<string> {
+  return until(`the verification mail to ${address}`, () => {
+    for (const mail of mailsTo(dir, address)) {
+      const link = /https?:\/\/[^\s/]+(\/api\/auth\/verify-email\?token=[a-z2-7]{32}[^\s]*)/.exec(
+        mail.text,
+      )?.[1];
+      if (link) return link;
+    }
+    return null;
+  });
 }

@@ -195,7 +195,11 @@ class Browser {
   }
 }
 
-/** An account created directly (its Argon2 hash through the real signup path is tested below). */
+/**
+ * An account through the real signup, its address verified as its owner would: the link of the
+ * mail, opened in another browser (so no session comes of it). `verified: false` leaves the link
+ * unopened: such an account cannot sign in (docs/decisions/038).
+ */
 async function account(
   options: { email?: string; password?: string; verified?: boolean; role?: 'admin' } = {},
 ): Promise<{ id: string; email: string; password: string }> {
@@ -204,26 +208,36 @@ async function account(
   const browser = new Browser();
   const answer = await browser.signup({ email, password, confirmPassword: password });
   expect(answer.status).toBe(201);
+  const mail = await mailTo(email);
   // The signup's verification mail is not what the tests look for afterwards.
-  await mailTo(email);
   for (let i = mails.length - 1; i >= 0; i--) if (mails[i]!.to === email) mails.splice(i, 1);
+  if (options.verified !== false) {
+    const token = linkToken(mail.text, '/api/auth/verify-email');
+    const opened = await new Browser().send(VERIFY, 'GET', `/api/auth/verify-email?token=${token}`);
+    expect(opened.headers.get('location')).toBe('/login?emailVerified=1');
+  }
   const row = await t.db
     .updateTable('users')
-    .set({
-      email_verified_at: options.verified ? new Date() : null,
-      role: options.role ?? 'customer',
-    })
+    .set({ role: options.role ?? 'customer' })
     .where('email', '=', email)
     .returning('id')
     .executeTakeFirstOrThrow();
   return { id: row.id, email, password };
 }
 
+/**
+ * A browser signed in to a new account. An unverified one cannot sign in: its session is made
+ * directly, as one opened before decision 038 would be.
+ */
 async function signedIn(
   options: Parameters<typeof account>[0] = {},
 ): Promise<{ browser: Browser; id: string; email: string; password: string }> {
   const user = await account(options);
   const browser = new Browser();
+  if (options.verified === false) {
+    browser.jar.set('session', (await createSession(t.db, user.id)).token);
+    return { browser, ...user };
+  }
   const answer = await browser.login(user.email, user.password);
   expect(answer.status).toBe(200);
   return { browser, ...user };
@@ -311,7 +325,7 @@ describe('sessions', () => {
     const { browser, id, email } = await signedIn();
     const me = await browser.whoami();
     expect(me.body).toEqual({
-      user: { name: 'Ana Buyer', email, role: 'customer', emailVerified: false },
+      user: { name: 'Ana Buyer', email, role: 'customer', emailVerified: true },
     });
     expect(me.locals.user).toMatchObject({ id, email, role: 'customer' });
 
@@ -460,11 +474,12 @@ describe('sessions', () => {
 });
 
 describe('signup', () => {
-  it('creates a customer with an Argon2id hash and mails a verification link', async () => {
+  it('creates an unverified customer with an Argon2id hash, no session, and mails a verification link', async () => {
     const email = newEmail('new');
     const answer = await new Browser().signup({ email: `  ${email.toUpperCase()} ` });
     expect(answer.status).toBe(201);
     expect(answer.body).toEqual({ ok: true });
+    expect(answer.cookies.map((c) => c.name)).toEqual(['signup']);
     const user = await t.db
       .selectFrom('users')
       .selectAll()
@@ -484,13 +499,18 @@ describe('signup', () => {
     expect(user.email_verification_hash).not.toBeNull();
     expect(JSON.stringify(user)).not.toContain(token);
 
-    const verified = await new Browser().send(
-      VERIFY,
-      'GET',
-      `/api/auth/verify-email?token=${token}`,
-    );
+    // Until the link is opened the account cannot sign in, the right password included.
+    expect((await new Browser().login(email, PASSWORD_A)).body).toMatchObject({
+      error: { code: 'invalid_credentials' },
+    });
+    // Opened in another browser than the signup's: verified, but nobody signed in by a link.
+    const elsewhere = new Browser();
+    const verified = await elsewhere.send(VERIFY, 'GET', `/api/auth/verify-email?token=${token}`);
     expect(verified.status).toBe(303);
-    expect(verified.headers.get('location')).toBe('/account?emailVerified=1');
+    expect(verified.headers.get('location')).toBe('/login?emailVerified=1');
+    expect(verified.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(elsewhere.session).toBeUndefined();
+    expect((await new Browser().login(email, PASSWORD_A)).status).toBe(200);
     const after = await t.db
       .selectFrom('users')
       .select(['email_verified_at', 'email_verification_hash'])
@@ -504,7 +524,120 @@ describe('signup', () => {
       'GET',
       `/api/auth/verify-email?token=${token}&locale=en`,
     );
-    expect(again.headers.get('location')).toBe('/en/account?emailVerified=0');
+    expect(again.headers.get('location')).toBe('/en/login?emailVerified=0');
+  });
+
+  it('signs in the browser that signed up when it opens the link, keeping its cart, once', async () => {
+    const email = newEmail('link');
+    const browser = new Browser();
+    // A guest's cart, and an earlier session of someone else in the same browser.
+    browser.jar.set('cart-session-id', 'cart_kept_across_signup');
+    const other = await account();
+    await browser.login(other.email, other.password);
+    const before = browser.session!;
+    const answer = await browser.signup({ email });
+    expect(answer.status).toBe(201);
+    expect(answer.cookies.map((c) => c.name)).toEqual(['signup']);
+    expect(answer.cookies[0]!.options).toMatchObject({
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      maxAge: 24 * 3600,
+    });
+    // Signup opened no session: the browser is still the other account's.
+    expect(browser.session).toBe(before);
+    const token = linkToken((await mailTo(email)).text, '/api/auth/verify-email');
+    // The signup cookie holds no form of the token a database dump or the mail would show.
+    expect(browser.jar.get('signup')).not.toContain(token);
+
+    const opened = await browser.send(VERIFY, 'GET', `/api/auth/verify-email?token=${token}`);
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get('location')).toBe('/account?emailVerified=1');
+    expect(browser.session).not.toBe(before);
+    expect((await browser.whoami()).body).toEqual({
+      user: { name: 'Ana Buyer', email, role: 'customer', emailVerified: true },
+    });
+    expect(await sessionsOf(other.id)).toHaveLength(0);
+    expect(browser.jar.get('signup')).toBeUndefined();
+    expect(browser.jar.get('cart-session-id')).toBe('cart_kept_across_signup');
+
+    // Used: signed in, the account page says so.
+    const again = await browser.send(VERIFY, 'GET', `/api/auth/verify-email?token=${token}`);
+    expect(again.headers.get('location')).toBe('/account?emailVerified=0');
+  });
+
+  it('never signs in with a link whose browser mark is another signup’s, or an administrator', async () => {
+    const email = newEmail('mark');
+    const attacker = new Browser();
+    await attacker.signup({ email: newEmail('attacker') });
+    const victim = new Browser();
+    await victim.signup({ email });
+    const token = linkToken((await mailTo(email)).text, '/api/auth/verify-email');
+    // Another signup's cookie does not fit this link.
+    victim.jar.set('signup', attacker.jar.get('signup')!);
+    const opened = await victim.send(VERIFY, 'GET', `/api/auth/verify-email?token=${token}`);
+    expect(opened.headers.get('location')).toBe('/login?emailVerified=1');
+    expect(victim.session).toBeUndefined();
+
+    // An administrator's address verified by a link: the back office's sign-in stays its own.
+    const adminEmail = newEmail('admin');
+    const browser = new Browser();
+    await browser.signup({ email: adminEmail });
+    const adminToken = linkToken((await mailTo(adminEmail)).text, '/api/auth/verify-email');
+    await t.db
+      .updateTable('users')
+      .set({ role: 'admin' })
+      .where('email', '=', adminEmail)
+      .execute();
+    const admin = await browser.send(VERIFY, 'GET', `/api/auth/verify-email?token=${adminToken}`);
+    expect(admin.headers.get('location')).toBe('/login?emailVerified=1');
+    expect(browser.session).toBeUndefined();
+  });
+
+  it('signup then login tells a taken address from a free one in nothing (issue 24, break 7)', async () => {
+    // The attack: sign up with X and a password of one's own, then sign in with it. A free X
+    // used to answer 200, a taken X 401. Now both answer the same, attempt after attempt, the
+    // throttle included (an unverified login counts as a failure), each after an Argon2 run.
+    const taken = await account({ password: 'the owner’s own secret' });
+    const free = newEmail('free-x');
+    const attempts = LOGIN_THROTTLE.accountAddress.freeFailures + 1;
+    const runs = argon2Runs.verify;
+    const attack = async (email: string) => {
+      const browser = new Browser();
+      const password = 'attacker guess 1';
+      const signup = await browser.signup({ email, password, confirmPassword: password });
+      const seen = [
+        `${signup.status} ${JSON.stringify(signup.body)} ${signup.cookies.map((c) => `${c.name}:${c.value.length}`).join()}`,
+      ];
+      const durations: number[] = [];
+      for (let i = 0; i < attempts; i++) {
+        const started = performance.now();
+        const login = await browser.login(email, password);
+        durations.push(performance.now() - started);
+        seen.push(
+          `${login.status} ${JSON.stringify(login.body)} ${login.cookies.map((c) => c.name).join()} retry:${login.headers.has('retry-after')}`,
+        );
+      }
+      return { seen, durations };
+    };
+    const onFree = await attack(free);
+    const onTaken = await attack(taken.email);
+    expect(onFree.seen).toEqual(onTaken.seen);
+    expect(onFree.seen[0]).toBe('201 {"ok":true} signup:43');
+    expect(onFree.seen[1]).toBe(
+      '401 {"error":{"code":"invalid_credentials","message":"Incorrect email or password."}}  retry:false',
+    );
+    expect(onFree.seen.at(-1)).toMatch(/^429 .*rate_limited.* retry:true$/);
+    // Every attempt before the lock ran one Argon2 verification, on both addresses.
+    expect(argon2Runs.verify - runs).toBe(2 * (attempts - 1));
+    // Timing is dominated by that verification on both (generous bounds: not a benchmark).
+    const median = (xs: number[]) => [...xs.slice(0, -1)].sort((a, b) => a - b)[2]!;
+    const ratio = median(onTaken.durations) / median(onFree.durations);
+    expect(ratio).toBeGreaterThan(0.25);
+    expect(ratio).toBeLessThan(4);
+    // The owner of the taken address was told; the free one's link still works for its owner.
+    expect((await mailTo(taken.email)).subject).toContain('Tentative d’inscription');
+    expect((await mailTo(free)).subject).toContain('Confirmez votre adresse e-mail');
   });
 
   it('mails the English link to an English signup', async () => {
@@ -532,10 +665,12 @@ describe('signup', () => {
         const started = performance.now();
         const answer = await new Browser().signup({ email, fullName: 'Someone Else' });
         durations[kind].push(performance.now() - started);
-        bodies.add(`${answer.status} ${JSON.stringify(answer.body)} ${answer.cookies.length}`);
+        const cookies = answer.cookies.map((c) => `${c.name}:${/^[\w-]{43}$/.test(c.value)}`);
+        bodies.add(`${answer.status} ${JSON.stringify(answer.body)} ${cookies.join()}`);
       }
     }
-    expect([...bodies]).toEqual(['201 {"ok":true} 0']);
+    // The signup cookie too: the same name, and 32 bytes that look alike either way.
+    expect([...bodies]).toEqual(['201 {"ok":true} signup:true']);
     // Every attempt ran one Argon2 hash, taken address included.
     expect(argon2Runs.hash - runs).toBe(6);
     // Timing is dominated by that hash on both paths (generous bounds: this is not a benchmark).

@@ -149,8 +149,9 @@ describe.skipIf(testDbKind() !== 'pglite')('the built site, served', () => {
   let server: RunningServer;
   let dist: string;
   let base: string;
-  let admin: { cookie: string };
-  let customer: { cookie: string };
+  // Their Cookie headers on the golden https:// shop (`__Host-session`, decision 038).
+  let admin: { secureCookie: string };
+  let customer: { secureCookie: string };
 
   beforeAll(async () => {
     // The golden shop (an https:// site, built): the owner and a customer added before the
@@ -243,7 +244,7 @@ describe.skipIf(testDbKind() !== 'pglite')('the built site, served', () => {
       'settings',
     ]) {
       const pathname = `/admin/${section}`;
-      const response = await get(pathname, admin.cookie);
+      const response = await get(pathname, admin.secureCookie);
       expect(response.status, pathname).toBe(200);
       expectCommonHeaders(response, pathname);
       expect(response.headers.get('cache-control'), pathname).toBe('private, no-store');
@@ -263,7 +264,7 @@ describe.skipIf(testDbKind() !== 'pglite')('the built site, served', () => {
       );
     }
     // A customer gets the hand-written 403 page: its one style, by hash.
-    const forbidden = await get('/admin/dashboard', customer.cookie);
+    const forbidden = await get('/admin/dashboard', customer.secureCookie);
     expect(forbidden.status).toBe(403);
     expectCommonHeaders(forbidden, '403');
     const html = await forbidden.text();

@@ -2,13 +2,15 @@
 // the real server process: X-Forwarded-For counts only from a trusted proxy (TRUST_PROXY), and
 // then for the rightmost untrusted address, so one client behind the proxy no longer throttles
 // everyone; a made-up Host cannot make a foreign Origin ours; cookies are Secure on an https://
-// site; a 50 MB body is refused at once (413) without being read; unknown methods get 405.
+// site, named `__Host-` there and read under that name only (issue 24, decision 038); a 50 MB
+// body is refused at once (413) without being read; unknown methods get 405.
 import fs from 'node:fs/promises';
 import http, { type IncomingMessage } from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hashPassword } from '#api/accounts/passwords.ts';
 import { openDatabase } from '#api/db/index.ts';
 import { createGalerieServer, fixedSite, type GalerieServer } from '#api/http/app.ts';
 import type { Client } from '#api/http/client.ts';
@@ -296,6 +298,7 @@ describe.skipIf(testDbKind() !== 'pglite')('the real server behind a trusted pro
   let artworkId: number;
   // The golden shop's address (tests/setup/golden.ts): an https:// site behind a proxy.
   const SITE = GOLDEN_SITE_URL;
+  const customer = { email: 'https-cookie@example.com', password: 'pastel-sur-carton-9' };
 
   beforeAll(async () => {
     shop = await freshShop('hardening-http');
@@ -310,6 +313,16 @@ describe.skipIf(testDbKind() !== 'pglite')('the real server behind a trusted pro
       .orderBy('id')
       .executeTakeFirstOrThrow();
     artworkId = work_.id;
+    await handle.db
+      .insertInto('users')
+      .values({
+        email: customer.email,
+        full_name: 'Client HTTPS',
+        password_hash: await hashPassword(customer.password),
+        role: 'customer',
+        email_verified_at: new Date(),
+      })
+      .execute();
     await handle.close();
     server = await startServer({
       ...shop,
@@ -400,10 +413,46 @@ describe.skipIf(testDbKind() !== 'pglite')('the real server behind a trusted pro
     });
     expect(added.status, added.body).toBe(200);
     const cookie = (added.headers['set-cookie'] ?? []).find((c) =>
-      c.startsWith('cart-session-id='),
+      c.startsWith('__Host-cart-session-id='),
     );
     expect(cookie).toMatch(/;\s*Secure/i);
     expect(cookie).toMatch(/;\s*HttpOnly/i);
+    expect(cookie).toMatch(/;\s*Path=\/(;|$)/i);
+    expect(cookie).not.toMatch(/;\s*Domain=/i);
+    // The cart is read under that name only: a bare cart-session-id on https is someone else's.
+    const id = /^__Host-cart-session-id=([^;]+)/.exec(cookie!)![1]!;
+    const count = (name: string) =>
+      call(base, '/api/cart/count', { headers: { cookie: `${name}=${id}` } });
+    expect(JSON.parse((await count('__Host-cart-session-id')).body)).toEqual({ count: 1 });
+    expect(JSON.parse((await count('cart-session-id')).body)).toEqual({ count: 0 });
+  });
+
+  it('signs in on https with a __Host-session cookie (Secure, Path=/, no Domain), and ignores a bare session cookie', async () => {
+    const signIn = await call(base, '/api/auth/login', {
+      method: 'POST',
+      from: '127.0.0.5',
+      headers: { 'content-type': 'application/json', origin: SITE },
+      body: JSON.stringify(customer),
+    });
+    expect(signIn.status, signIn.body).toBe(200);
+    const cookies = signIn.headers['set-cookie'] ?? [];
+    expect(cookies.map((c) => c.split('=')[0])).toEqual(['__Host-session']);
+    const cookie = cookies[0]!;
+    expect(cookie).toMatch(/;\s*Secure/i);
+    expect(cookie).toMatch(/;\s*HttpOnly/i);
+    expect(cookie).toMatch(/;\s*Path=\/(;|$)/i);
+    expect(cookie).toMatch(/;\s*SameSite=Lax/i);
+    expect(cookie).not.toMatch(/;\s*Domain=/i);
+    const token = /^__Host-session=([^;]+)/.exec(cookie)![1]!;
+
+    const whoami = async (header: string): Promise<unknown> =>
+      JSON.parse((await call(base, '/api/auth/session', { headers: { cookie: header } })).body);
+    expect(await whoami(`__Host-session=${token}`)).toMatchObject({
+      user: { email: customer.email },
+    });
+    // The same valid token under the bare name (as a subdomain or a plain-http answer could
+    // plant it) is no session on https.
+    expect(await whoami(`session=${token}`)).toEqual({ user: null });
   });
 
   it('refuses a 50 MB body at once, without reading it', async () => {

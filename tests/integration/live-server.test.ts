@@ -56,7 +56,7 @@ describe.skipIf(testDbKind() !== 'pglite')('a running server and its built versi
     shop = await freshShop('live-server');
     ({ work, dist, siteUrl: site } = shop);
     const handle = await openDatabase({ pgliteDir: path.join(shop.dataDir, 'pgdata') });
-    ({ cookie } = await makeUser(handle.db, { role: 'admin' }));
+    ({ secureCookie: cookie } = await makeUser(handle.db, { role: 'admin' }));
     await handle.close();
     // The build command below gets a database of its own: the same catalogue, another folder.
     fs.cpSync(shop.dataDir, path.join(work, 'other'), { recursive: true });

@@ -44,7 +44,7 @@ describe.skipIf(testDbKind() !== 'postgres')(
       template = await makeGoldenTemplate(adminUrl, golden, process.pid);
       const url = await cloneDatabase(adminUrl, template, database);
       const handle = await openDatabase({ databaseUrl: url, maxConnections: 1 });
-      ({ cookie } = await makeUser(handle.db));
+      ({ secureCookie: cookie } = await makeUser(handle.db));
       await handle.close();
       server = await startServer({ ...shop, env: { DATABASE_URL: url } });
     });

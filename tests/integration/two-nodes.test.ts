@@ -22,6 +22,7 @@ import { openDatabase } from '#api/db/index.ts';
 import { checkoutRequest } from '../helpers/checkout.ts';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../helpers/db.ts';
 import { makeUser } from '../helpers/factories.ts';
+import { verificationLink } from '../helpers/mail.ts';
 import { until } from '../helpers/wait.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -359,7 +360,7 @@ describe.skipIf(skipReason !== null)(
           () => false,
         );
       });
-      ({ cookie: admin } = await makeUser(db.db, { role: 'admin' }));
+      ({ secureCookie: admin } = await makeUser(db.db, { role: 'admin' }));
     });
 
     afterAll(async () => {
@@ -405,10 +406,15 @@ describe.skipIf(skipReason !== null)(
         locale: 'fr',
       });
       expect(signup.status, signup.body).toBe(201);
+      // The link of the mail, in the browser that signed up, verifies the address and signs in.
+      const link = await verificationLink(path.join(dataDir, 'mail'), email);
+      const verified = await ana.call('GET', link);
+      expect(verified.headers['location']).toBe('/account?emailVerified=1');
       const login = await ana.call('POST', '/api/auth/login', { email, password });
       expect(login.status, login.body).toBe(200);
-      // https:// through a trusted proxy: the cookie is Secure although the node speaks http.
-      expect(String(login.headers['set-cookie'])).toMatch(/session=[^;]+;.*Secure/i);
+      // https:// through a trusted proxy: the cookie is __Host- and Secure although the node
+      // speaks http (docs/decisions/038).
+      expect(String(login.headers['set-cookie'])).toMatch(/^__Host-session=[^;]+;.*Secure/i);
       const loggedOn = await nodeOf(login);
 
       const { id: artworkId } = await db.db
@@ -440,7 +446,7 @@ describe.skipIf(skipReason !== null)(
       // And straight on each node, without nginx.
       for (const port of [ports.A, ports.B]) {
         const direct = await send(`http://127.0.0.1:${port}/api/auth/session`, {
-          headers: { cookie: `session=${ana.cookies.get('session')}` },
+          headers: { cookie: `__Host-session=${ana.cookies.get('__Host-session')}` },
         });
         expect(JSON.parse(direct.body)).toMatchObject({ user: { email } });
       }
@@ -515,6 +521,9 @@ describe.skipIf(skipReason !== null)(
           })
         ).status,
       ).toBe(201);
+      expect(
+        (await owner.call('GET', await verificationLink(path.join(dataDir, 'mail'), email))).status,
+      ).toBe(303);
       // Five wrong passwords from one address, answered by both nodes (the count is in PostgreSQL).
       const attacker = new Visitor('127.0.0.66');
       const answeredBy = new Set<string>();

@@ -1,9 +1,10 @@
 // Helpers of the account endpoints (the leading underscore keeps this file out of the routes):
-// the services' dependencies, the token rule of their schemas, and the session cookie.
+// the services' dependencies, the token rule of their schemas, the session and signup cookies.
 import type { AstroCookies } from 'astro';
-import type { AccountDeps } from '#api/accounts/index.ts';
-import { SESSION_COOKIE, sessionCookieOptions, type Session } from '#api/accounts/sessions.ts';
+import { EMAIL_VERIFICATION_TTL_MS, type AccountDeps } from '#api/accounts/index.ts';
+import { sessionCookieName, sessionCookieOptions, type Session } from '#api/accounts/sessions.ts';
 import { getDb } from '#api/db/context.ts';
+import { hostCookie } from '#api/http/cookies.ts';
 import { AppError } from '#api/http/errors.ts';
 import { getMailer } from '#api/mail/index.ts';
 import { onlyTokenIssues } from '../../../schemas/accounts.ts';
@@ -27,10 +28,35 @@ export function setSessionCookie(
   token: string,
   session: Session,
 ): void {
-  cookies.set(SESSION_COOKIE, token, sessionCookieOptions(secure, session.expiresAt));
+  cookies.set(sessionCookieName(secure), token, sessionCookieOptions(secure, session.expiresAt));
 }
 
 export function clearSessionCookie(cookies: AstroCookies, secure: boolean): void {
   const { expires: _expires, ...options } = sessionCookieOptions(secure, new Date(0));
-  cookies.delete(SESSION_COOKIE, options);
+  cookies.delete(sessionCookieName(secure), options);
+}
+
+/**
+ * The signup cookie: the mark `signup` gave this browser (api/accounts signupBrowserMark). The
+ * verification link signs in only the browser that holds it, for as long as the link is valid
+ * (docs/decisions/038). `__Host-signup` over HTTPS.
+ */
+const SIGNUP_COOKIE = 'signup';
+
+export function setSignupCookie(cookies: AstroCookies, secure: boolean, mark: string): void {
+  cookies.set(hostCookie(SIGNUP_COOKIE, secure), mark, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    maxAge: EMAIL_VERIFICATION_TTL_MS / 1000,
+  });
+}
+
+export function readSignupCookie(cookies: AstroCookies, secure: boolean): string | undefined {
+  return cookies.get(hostCookie(SIGNUP_COOKIE, secure))?.value;
+}
+
+export function clearSignupCookie(cookies: AstroCookies, secure: boolean): void {
+  cookies.delete(hostCookie(SIGNUP_COOKIE, secure), { path: '/', secure });
 }

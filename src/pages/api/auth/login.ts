@@ -2,6 +2,7 @@
 // `session` cookie, or `{ secondFactor: true }` and the challenge cookie for an account with a
 // second factor (then POST /api/auth/second-factor, docs/decisions/037); 401
 // `invalid_credentials` for an unknown address and a wrong password alike;
+// and for a customer whose address is not verified yet (docs/decisions/038);
 // 429 `rate_limited` + Retry-After while the account or the address is throttled.
 import { login } from '#api/accounts/index.ts';
 import { getDb } from '#api/db/context.ts';

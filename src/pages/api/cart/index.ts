@@ -9,7 +9,8 @@ import { addToCartSchema } from '../../../schemas/cart.ts';
 export const prerender = false;
 
 export const GET = defineEndpoint({
-  handler: async ({ cookies }) => cartResponse(await getDb(), readCartId(cookies)),
+  handler: async ({ cookies, locals }) =>
+    cartResponse(await getDb(), readCartId(cookies, locals.secureCookies)),
 });
 
 export const POST = defineEndpoint({
@@ -25,9 +26,9 @@ export const POST = defineEndpoint({
 });
 
 export const DELETE = defineEndpoint({
-  handler: async ({ cookies }) => {
+  handler: async ({ cookies, locals }) => {
     const db = await getDb();
-    const cartId = readCartId(cookies);
+    const cartId = readCartId(cookies, locals.secureCookies);
     if (cartId) await clearCart(db, cartId);
     return cartResponse(db, cartId);
   },

@@ -27,9 +27,9 @@ export const POST = defineEndpoint({
 });
 
 export const DELETE = defineEndpoint({
-  handler: async ({ cookies }) => {
+  handler: async ({ cookies, locals }) => {
     const db = await getDb();
-    const cartId = readCartId(cookies);
+    const cartId = readCartId(cookies, locals.secureCookies);
     if (cartId) await removeCartPromo(db, cartId);
     return cartResponse(db, cartId);
   },

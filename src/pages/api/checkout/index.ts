@@ -18,7 +18,7 @@ export const POST = defineEndpoint({
   status: 201,
   handler: async (input, { cookies, url, locals }) => {
     const db = await getDb();
-    const cartId = readCartId(cookies);
+    const cartId = readCartId(cookies, locals.secureCookies);
     const checkout = () =>
       createCheckout({ db, payments: getPayments() }, input, {
         cartId,

@@ -10,9 +10,13 @@ import { pathRowId } from '../../../../schemas/fields.ts';
 export const prerender = false;
 
 /** The line of the visitor's own cart the path names; anything else is not found. */
-function lineOf(cookies: Parameters<typeof readCartId>[0], raw: string | undefined) {
+function lineOf(
+  cookies: Parameters<typeof readCartId>[0],
+  secure: boolean,
+  raw: string | undefined,
+) {
   const lineId = pathRowId(raw);
-  const cartId = readCartId(cookies);
+  const cartId = readCartId(cookies, secure);
   if (lineId === null || !cartId)
     throw new AppError('not_found', { message: 'No such cart line.' });
   return { cartId, lineId };
@@ -21,16 +25,16 @@ function lineOf(cookies: Parameters<typeof readCartId>[0], raw: string | undefin
 export const PATCH = defineEndpoint({
   schema: lineQuantitySchema,
   maxBytes: 1024,
-  handler: async ({ quantity }, { cookies, params }) => {
-    const { cartId, lineId } = lineOf(cookies, params['id']);
+  handler: async ({ quantity }, { cookies, locals, params }) => {
+    const { cartId, lineId } = lineOf(cookies, locals.secureCookies, params['id']);
     await setLineQuantity(await getDb(), cartId, lineId, quantity);
     return cartResponse(await getDb(), cartId);
   },
 });
 
 export const DELETE = defineEndpoint({
-  handler: async ({ cookies, params }) => {
-    const { cartId, lineId } = lineOf(cookies, params['id']);
+  handler: async ({ cookies, locals, params }) => {
+    const { cartId, lineId } = lineOf(cookies, locals.secureCookies, params['id']);
     await removeLine(await getDb(), cartId, lineId);
     return cartResponse(await getDb(), cartId);
   },
