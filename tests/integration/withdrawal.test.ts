@@ -63,7 +63,6 @@ async function emlFiles(): Promise<ParsedMail[]> {
   );
 }
 
-
 /** POST /api/withdrawal from `ip`, signed in with `session` (a session token) if given. */
 async function call(body: unknown, ip: string, raw?: string, session?: string): Promise<Response> {
   return callEndpoint(POST, {
