@@ -339,3 +339,42 @@ test('every page type has the link in its footer, and /account has it too', asyn
   await page.goto('/withdrawal');
   await expect(page).toHaveURL(/\/retractation$/);
 });
+
+test('a signed-in buyer withdraws from /account at once, without a mail round trip', async ({
+  page,
+  browser,
+}) => {
+  // A guest order, then an account with the same address, verified: the order is theirs.
+  const email = freshEmail('signedin');
+  const orderNumber = await buy(browser, email);
+  const errors = await preparePage(page);
+  await page.goto('/');
+  const password = 'un mot de passe solide';
+  const signup = await page.request.post('/api/auth/signup', {
+    data: { email, password, confirmPassword: password, fullName: 'Inês Duarte', locale: 'fr' },
+    headers: { Origin: new URL(page.url()).origin },
+  });
+  expect(signup.ok(), await signup.text()).toBe(true);
+  await page.goto(await verificationLink(mailDir(), email));
+  await page.goto('/account');
+  await hydrated(page);
+  await page.getByRole('link', { name: `Se rétracter de cette commande (${orderNumber})` }).click();
+  await expect(page).toHaveURL(/\/retractation\?order=/);
+  await hydrated(page);
+  await expect(page.getByRole('textbox', { name: TEXT.fr.orderNumber })).toHaveValue(orderNumber);
+  await expect(page.getByRole('textbox', { name: TEXT.fr.email })).toHaveValue(email);
+  await page.getByRole('button', { name: TEXT.fr.continue }).click();
+  // Their own order: its works and the full statement.
+  await expect(page.getByRole('heading', { name: TEXT.fr.review, level: 2 })).toBeVisible();
+  await expect(page.locator('main').getByText(WORK.title).first()).toBeVisible();
+  await expect(page.locator('blockquote')).toContainText(TEXT.fr.statement);
+  await page.getByRole('button', { name: TEXT.fr.confirm }).click();
+  await expect(page.getByRole('heading', { name: TEXT.fr.done, level: 2 })).toBeVisible();
+  await expect(
+    page.getByText(`Un e-mail de confirmation vient d’être envoyé à ${email}`),
+  ).toBeVisible();
+  await looksRight(page, 'done-account-fr-1366');
+  const mail = await mailTo(email, TEXT.fr.mailConfirmed);
+  expect(mail.text).toContain(`Commande n° ${orderNumber}`);
+  expect(errors).toEqual([]);
+});
