@@ -71,7 +71,8 @@ const template = await makeGoldenTemplate(adminUrl, golden, process.pid);
 const database = `galerie_bench_loss_${process.pid}`;
 const url = await cloneDatabase(adminUrl, template, database);
 const handle = await openDatabase({ databaseUrl: url, maxConnections: 1 });
-const { cookie } = await makeUser(handle.db);
+// The server is built for the https golden site: its session cookie is `__Host-session`.
+const { secureCookie: cookie } = await makeUser(handle.db);
 await handle.close();
 const server = await startServer({ ...shop, env: { DATABASE_URL: url } });
 const load = startLoad(server.base, ['/api/auth/session', '/api/account/orders'], cookie, CLIENTS);
