@@ -2,7 +2,7 @@
 // the orders placed while signed in to the account, and — only once the address is verified — the
 // guest orders placed with its address (docs/decisions/010). Everything is read by user id, on the
 // server; nothing a browser sends can widen it to someone else's orders.
-import { sql } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../db/index.ts';
 import { BUYER_ORDER_COLUMNS, buyerOrders, type BuyerOrder } from '../orders/view.ts';
 import { Payment } from '../../src/domain/order-status.ts';
@@ -34,6 +34,17 @@ export async function owner(
 }
 
 /**
+ * The rows (of `orders` or `subscriptions`, the only table of the query) that are the account's:
+ * placed while signed in to it, or — once its address is verified — as a guest with that address.
+ * The one ownership rule of the account page and of the signed-in withdrawal (decision 039).
+ */
+export function ownedBy(me: { id: string; verifiedEmail: string | null }): RawBuilder<SqlBool> {
+  return me.verifiedEmail
+    ? sql<SqlBool>`(user_id = ${me.id} OR (user_id IS NULL AND lower(customer_email) = ${me.verifiedEmail}))`
+    : sql<SqlBool>`user_id = ${me.id}`;
+}
+
+/**
  * The account's orders, newest first. Checkouts that expired without payment are left out (they
  * never became purchases). The address and its verification are re-read here, not trusted from
  * the caller.
@@ -47,19 +58,7 @@ export async function listAccountOrders(
   const rows = await db
     .selectFrom('orders')
     .select(BUYER_ORDER_COLUMNS)
-    .where((eb) =>
-      eb.or([
-        eb('user_id', '=', me.id),
-        ...(me.verifiedEmail
-          ? [
-              eb.and([
-                eb('user_id', 'is', null),
-                eb(sql<string>`lower(customer_email)`, '=', me.verifiedEmail),
-              ]),
-            ]
-          : []),
-      ]),
-    )
+    .where(ownedBy(me))
     .where('payment_status', '!=', Payment.expired)
     .orderBy('created_at', 'desc')
     .orderBy('order_number', 'desc')
@@ -78,19 +77,7 @@ export async function getSubscription(
   const row = await db
     .selectFrom('subscriptions')
     .select(['status', 'price_id', 'current_period_end'])
-    .where((eb) =>
-      eb.or([
-        eb('user_id', '=', me.id),
-        ...(me.verifiedEmail
-          ? [
-              eb.and([
-                eb('user_id', 'is', null),
-                eb(sql<string>`lower(customer_email)`, '=', me.verifiedEmail),
-              ]),
-            ]
-          : []),
-      ]),
-    )
+    .where(ownedBy(me))
     .orderBy('updated_at', 'desc')
     .limit(1)
     .executeTakeFirst();

@@ -21,7 +21,7 @@ import {
   withdrawalRefusedMail,
 } from '../mail/withdrawal.ts';
 import { afterAnswer } from '../background.ts';
-import { owner } from '../accounts/orders.ts';
+import { owner, ownedBy } from '../accounts/orders.ts';
 import type { SessionUser } from '../accounts/sessions.ts';
 import { hashToken, isTokenShaped, randomToken } from '../accounts/tokens.ts';
 import { hit, rateLimitKey, type RateLimitRule } from '../ratelimit/index.ts';
@@ -148,19 +148,7 @@ async function findOwnOrder(
     .selectFrom('orders')
     .select(ORDER_COLUMNS)
     .where((eb) => eb(eb.fn('upper', ['order_number']), '=', orderNumber.toUpperCase()))
-    .where((eb) =>
-      eb.or([
-        eb('user_id', '=', me.id),
-        ...(me.verifiedEmail
-          ? [
-              eb.and([
-                eb('user_id', 'is', null),
-                eb(sql<string>`lower(customer_email)`, '=', me.verifiedEmail),
-              ]),
-            ]
-          : []),
-      ]),
-    );
+    .where(ownedBy(me));
   if (lock) query = query.forUpdate();
   return query.executeTakeFirst();
 }
