@@ -484,7 +484,10 @@ async function sendStatement(
     try {
       await refuse(trx, order, now);
     } catch (error) {
-      if (!(error instanceof AppError) || error.code === 'not_found') return null;
+      // Only the order's own refusals are answered by mail; anything else (the database gone) is
+      // the request's error, answered as such.
+      if (!(error instanceof AppError)) throw error;
+      if (error.code === 'not_found') return null;
       const once = await hit(
         trx,
         rateLimitKey('withdrawal:refusal', order.id),
