@@ -196,6 +196,16 @@ export default function WithdrawalForm({ locale, messages, action, initial }: Pr
   }
 
   const stepNumber = state.step === 'identify' ? 1 : 2;
+  // What step 2 needs, for the signed-in buyer's review and anyone else's draft alike.
+  const step2 = {
+    t,
+    locale,
+    action,
+    sending,
+    heading,
+    onSubmit: onConfirm,
+    onBack: () => setState({ step: 'identify', values: state.values }),
+  };
   return (
     <div className="space-y-6">
       {state.step !== 'done' && state.step !== 'sent' && (
@@ -221,30 +231,8 @@ export default function WithdrawalForm({ locale, messages, action, initial }: Pr
           }
         />
       )}
-      {state.step === 'review' && (
-        <Review
-          t={t}
-          locale={locale}
-          action={action}
-          state={state}
-          sending={sending}
-          heading={heading}
-          onSubmit={onConfirm}
-          onBack={() => setState({ step: 'identify', values: state.values })}
-        />
-      )}
-      {state.step === 'draft' && (
-        <Draft
-          t={t}
-          locale={locale}
-          action={action}
-          state={state}
-          sending={sending}
-          heading={heading}
-          onSubmit={onConfirm}
-          onBack={() => setState({ step: 'identify', values: state.values })}
-        />
-      )}
+      {state.step === 'review' && <Review {...step2} state={state} />}
+      {state.step === 'draft' && <Draft {...step2} state={state} />}
       {state.step === 'done' && <Done t={t} locale={locale} state={state} heading={heading} />}
       {state.step === 'sent' && <Sent t={t} locale={locale} state={state} heading={heading} />}
     </div>
