@@ -239,8 +239,8 @@ function ordersOf(db: Executor, key: string, userId: string | null) {
 /**
  * GET /api/admin/customers/export?email=: everything held about the address (GDPR art. 15) —
  * the account without its password or token hashes, every order with its lines, addresses,
- * invoices and withdrawals, the contact messages sent from it, subscriptions, and the back
- * office's audit entries about them.
+ * invoices and withdrawals, the contact messages and enquiries sent from it, subscriptions, and
+ * the back office's audit entries about them.
  */
 export async function exportCustomer(
   db: Database,
@@ -279,7 +279,16 @@ export async function exportCustomer(
         .execute(),
       db
         .selectFrom('contact_messages')
-        .select(['created_at', 'name', 'email', 'subject', 'message', 'locale'])
+        .select([
+          'created_at',
+          'kind',
+          'work_title',
+          'name',
+          'email',
+          'subject',
+          'message',
+          'locale',
+        ])
         .where(sql<string>`lower(email)`, '=', key)
         .orderBy('created_at')
         .execute(),
@@ -392,6 +401,8 @@ export async function exportCustomer(
     })),
     contactMessages: messages.map((m) => ({
       createdAt: iso(m.created_at)!,
+      kind: m.kind,
+      work: m.work_title,
       name: m.name,
       email: m.email,
       subject: m.subject,
@@ -422,8 +433,8 @@ export async function exportCustomer(
  * order placed with the address or from the account anonymised — name 'Client effacé', address
  * 'efface-<id>@invalid' shared by all of them (still one customer in the figures), no phone, the
  * postal addresses emptied but for the country (it decides the sale's VAT), erased_at set — while
- * their amounts stay; the contact messages sent from the address deleted; the login throttle's
- * entry dropped. Issued invoices are never touched: their snapshot keeps the buyer as the law
+ * their amounts stay; the contact messages and enquiries sent from the address deleted; the login
+ * throttle's entry dropped. Issued invoices are never touched: their snapshot keeps the buyer as the law
  * keeps invoices (ten years, French commercial code L123-22), and the database refuses changes.
  * Audited as 'customer.erase' under the address's SHA-256, never in clear.
  */

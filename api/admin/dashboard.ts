@@ -1,7 +1,7 @@
 // The dashboard's figures (back office §2 "Dashboard", issue 11): revenue and number of the sales
 // (api/orders/sales.ts: paid, not cancelled, net of refunds — the analytics use the same rule),
-// works online, paid orders waiting to be shipped, and the five latest paid orders. Abandoned or
-// expired checkouts never count.
+// works online, paid orders waiting to be shipped, the five latest paid orders, and the messages
+// not yet read (issue 25). Abandoned or expired checkouts never count.
 import { sql } from 'kysely';
 import {
   FULFILMENT_LABELS,
@@ -12,11 +12,12 @@ import {
 import type { Dashboard } from '../../src/schemas/dashboard.ts';
 import type { Database } from '../db/index.ts';
 import { isSale, saleAmount } from '../orders/sales.ts';
+import { unreadMessages } from './messages.ts';
 
 export type { Dashboard };
 
 export async function dashboard(db: Database): Promise<Dashboard> {
-  const [orders, works, recent] = await Promise.all([
+  const [orders, works, recent, unread] = await Promise.all([
     db
       .selectFrom('orders')
       .where(isSale())
@@ -49,12 +50,14 @@ export async function dashboard(db: Database): Promise<Dashboard> {
       .orderBy(sql`coalesce(paid_at, created_at)`, 'desc')
       .limit(5)
       .execute(),
+    unreadMessages(db),
   ]);
   return {
     revenueCents: Number(orders.revenue),
     paidOrders: Number(orders.paid),
     worksOnline: Number(works.n),
     awaitingShipment: Number(orders.awaiting),
+    unreadMessages: unread,
     recent: recent.map((o) => {
       const status = o.status as FulfilmentStatus;
       return {

@@ -97,15 +97,19 @@ export interface Carts {
 }
 
 export interface ContactMessages {
+  artwork_id: number | null;
   created_at: Generated<Timestamp>;
   delivered_at: Timestamp | null;
   delivery_error: string | null;
   email: string;
   id: Generated<string>;
+  kind: Generated<string>;
   locale: Generated<string>;
   message: string;
   name: string;
-  subject: string;
+  read_at: Timestamp | null;
+  subject: string | null;
+  work_title: string | null;
 }
 
 export interface CustomerSummaries {

@@ -1,7 +1,7 @@
-// The dashboard (back office §2, §4, §8; issue 11): four figures, 'Actualiser', the five latest
-// paid orders — and, until it is on, a nudge towards the second factor (docs/decisions/037). On a
-// failed load: 'Erreur lors du chargement des données: ' + message, the figures at 0 (the works
-// count kept) and the list emptied.
+// The dashboard (back office §2, §4, §8; issue 11): four figures, 'Actualiser', the unread messages
+// (issue 25), the five latest paid orders — and, until it is on, a nudge towards the second factor
+// (docs/decisions/037). On a failed load: 'Erreur lors du chargement des données: ' + message, the
+// figures at 0 (the works count kept) and the list emptied.
 import { useState } from 'react';
 import type { Dashboard as Data } from '../schemas/dashboard.ts';
 import { formatMoney } from '../domain/money.ts';
@@ -34,6 +34,7 @@ export default function Dashboard({ initial, texts, secondFactorOn }: Props) {
       paidOrders: 0,
       worksOnline: before.worksOnline,
       awaitingShipment: 0,
+      unreadMessages: 0,
       recent: [],
     }));
   }
@@ -85,6 +86,30 @@ export default function Dashboard({ initial, texts, secondFactorOn }: Props) {
         ))}
       </dl>
       <p className="-mt-5 text-xs text-black/70">{texts['revenueNote']}</p>
+      {/* Issue 25: what visitors wrote and the owner has not opened, one click from the screen. */}
+      <p>
+        <a
+          href={data.unreadMessages > 0 ? '/admin/messages?filter=unread' : '/admin/messages'}
+          data-unread-messages={data.unreadMessages}
+          className="inline-flex min-h-11 items-center gap-3 rounded-lg border border-black/10 bg-white px-4 py-2 hover:bg-black/5"
+        >
+          <span
+            aria-hidden="true"
+            className={`inline-flex h-7 min-w-7 items-center justify-center rounded-full px-2 text-sm font-medium tabular-nums ${
+              data.unreadMessages > 0 ? 'bg-ink text-white' : 'bg-black/5'
+            }`}
+          >
+            {data.unreadMessages}
+          </span>
+          <span className="underline decoration-black/30 underline-offset-4">
+            {data.unreadMessages === 0
+              ? texts['messages.none']
+              : data.unreadMessages === 1
+                ? texts['messages.one']
+                : texts['messages.many']!.replace('{count}', String(data.unreadMessages))}
+          </span>
+        </a>
+      </p>
       <section aria-labelledby="recent-orders">
         <h2 id="recent-orders" className="font-serif text-xl">
           {texts['recent']}

@@ -137,11 +137,15 @@ export interface CustomerExport {
       confirmedAt: string | null;
     }[];
   }[];
+  /** Contact messages and enquiries about a work (issue 25). */
   contactMessages: {
     createdAt: string;
+    kind: string;
+    /** The work an enquiry was about (its title then); null for a contact message. */
+    work: string | null;
     name: string;
     email: string;
-    subject: string;
+    subject: string | null;
     message: string;
     locale: string;
   }[];

@@ -45,5 +45,34 @@ export const contactSchema = z.strictObject(
 export type ContactInput = z.infer<typeof contactSchema>;
 export type ContactField = keyof ContactInput;
 
+/**
+ * A work page's key (/oeuvres/<key>): a slug. The server finds the work by it and refuses one that
+ * is not on sale; it never takes a title from the browser.
+ */
+export const WORK_KEY = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+/**
+ * "Ask about this work" (issue 25): the contact form without a subject — the work is the subject —
+ * with the same fields, limits, honeypot and messages, posted to /api/enquiry.
+ */
+export const enquirySchema = z.strictObject(
+  {
+    name: contactSchema.shape.name,
+    email: contactSchema.shape.email,
+    message: contactSchema.shape.message,
+    work: z
+      .string({ error: 'contact.error.invalid' })
+      .check(
+        z.maxLength(200, { error: 'contact.error.invalid' }),
+        z.regex(WORK_KEY, { error: 'contact.error.invalid' }),
+      ),
+    website: contactSchema.shape.website,
+    locale: contactSchema.shape.locale,
+  },
+  { error: 'contact.error.invalid' },
+);
+
+export type EnquiryInput = z.infer<typeof enquirySchema>;
+
 // The page script loads this module alone: it carries the one field-error format with it.
 export { fieldErrors } from './fields.ts';

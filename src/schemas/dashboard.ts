@@ -19,5 +19,7 @@ export interface Dashboard {
   worksOnline: number;
   /** Paid orders still pending or confirmed. */
   awaitingShipment: number;
+  /** Contact messages and enquiries the owner has not opened (issue 25). */
+  unreadMessages: number;
   recent: DashboardOrder[];
 }

@@ -1,6 +1,9 @@
 // The contact form's behaviour (storefront §4: send message → sending → message sent for about
-// 3 s → reset). Validates with the same schema as the endpoint, sends JSON, and on any failure says
-// why and keeps everything typed. Texts come from the form's data-messages (rendered server-side).
+// 3 s → reset), and the same for "Ask about this work" on a work's page (issue 25): a form marked
+// data-contact-form says which schema checks it (data-schema) and how its ids start
+// (data-prefix). Validates with the same schema as the endpoint, sends JSON, and on any failure
+// says why and keeps everything typed. Texts come from the form's data-messages (rendered
+// server-side).
 //
 // The schema (zod/mini, ≈ 5.5 KB gzip) loads when the visitor first reaches into the form, not
 // with the page: the page's JavaScript budget (bench/budgets.json) covers what loads up front.
@@ -8,6 +11,7 @@ import type { ContactField } from '../schemas/contact.ts';
 
 const SENT_STATE_MS = 3000;
 const REQUEST_TIMEOUT_MS = 30_000;
+/** The visible fields a form may have, in the order errors are focused. */
 const FIELDS = ['name', 'email', 'subject', 'message'] as const satisfies readonly ContactField[];
 
 type SchemaModule = typeof import('../schemas/contact.ts');
@@ -19,16 +23,19 @@ const loadSchema = () =>
     return undefined;
   }));
 
-const form = document.querySelector<HTMLFormElement>('form[data-contact-form]');
-if (form) setUpContactForm(form);
+for (const form of document.querySelectorAll<HTMLFormElement>('form[data-contact-form]'))
+  setUpContactForm(form);
 
 function setUpContactForm(form: HTMLFormElement): void {
   const messages = JSON.parse(form.dataset['messages'] ?? '{}') as Record<string, string>;
   const text = (key: string) => messages[key] ?? messages['contact.error.generic'] ?? key;
+  const prefix = form.dataset['prefix'] ?? 'contact';
+  const enquiry = form.dataset['schema'] === 'enquiry';
   const button = form.querySelector<HTMLButtonElement>('[data-contact-submit]');
   const status = form.querySelector<HTMLElement>('[data-contact-status]');
   const control = (name: string) =>
     form.elements.namedItem(name) as HTMLInputElement | HTMLTextAreaElement | null;
+  const fields = FIELDS.filter((name) => control(name) !== null);
   let busy = false;
 
   // Our messages, in the page's language, replace the browser's validation bubbles.
@@ -50,7 +57,7 @@ function setUpContactForm(form: HTMLFormElement): void {
   };
   const showFieldError = (name: string, key: string | undefined) => {
     const input = control(name);
-    const slot = document.getElementById(`contact-${name}-error`);
+    const slot = document.getElementById(`${prefix}-${name}-error`);
     if (slot) slot.textContent = key ? text(key) : '';
     if (key) input?.setAttribute('aria-invalid', 'true');
     else input?.removeAttribute('aria-invalid');
@@ -58,7 +65,7 @@ function setUpContactForm(form: HTMLFormElement): void {
   /** Shows the errors it is given and focuses the first; true when a field had one. */
   const showErrors = (errors: Partial<Record<string, string>>): boolean => {
     let first: HTMLElement | null = null;
-    for (const name of FIELDS) {
+    for (const name of fields) {
       showFieldError(name, errors[name]);
       if (errors[name]) first ??= control(name);
     }
@@ -71,7 +78,7 @@ function setUpContactForm(form: HTMLFormElement): void {
     say(text(key), 'error');
   };
 
-  for (const name of FIELDS) {
+  for (const name of fields) {
     control(name)?.addEventListener('input', () => showFieldError(name, undefined));
   }
 
@@ -87,7 +94,7 @@ function setUpContactForm(form: HTMLFormElement): void {
     let body = data;
     const schema = await loadSchema();
     if (schema) {
-      const parsed = schema.contactSchema.safeParse(data);
+      const parsed = (enquiry ? schema.enquirySchema : schema.contactSchema).safeParse(data);
       if (!parsed.success) {
         const hasFieldError = showErrors(schema.fieldErrors(parsed.error));
         fail(hasFieldError ? 'contact.error.fields' : 'contact.error.invalid');
@@ -138,6 +145,9 @@ function setUpContactForm(form: HTMLFormElement): void {
         return 'contact.error.rateLimited';
       case 'delivery_failed':
         return 'contact.error.delivery';
+      case 'not_found':
+        // The work asked about is no longer on sale (an enquiry only).
+        return 'enquiry.error.work';
       default:
         return 'contact.error.generic';
     }

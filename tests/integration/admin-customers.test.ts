@@ -521,6 +521,19 @@ describe('one customer: detail, export, erasure', () => {
         email: 'sophie.KOVAC@example.test',
         subject: 'Question',
         message: 'Le tirage existe-t-il plus grand ?',
+        created_at: new Date('2026-09-01T10:00:00Z'),
+      })
+      .execute();
+    // An enquiry about a work (issue 25) is hers too: exported and erased with the rest.
+    await t.db
+      .insertInto('contact_messages')
+      .values({
+        kind: 'enquiry',
+        work_title: 'Le Tage',
+        name: 'Sophie',
+        email: 'sophie.kovac@EXAMPLE.test',
+        message: 'L’original est-il encadré ?',
+        created_at: new Date('2026-09-02T10:00:00Z'),
       })
       .execute();
     await t.db
@@ -633,8 +646,16 @@ describe('one customer: detail, export, erasure', () => {
     ]);
     expect(data.contactMessages).toEqual([
       expect.objectContaining({
+        kind: 'contact',
+        work: null,
         subject: 'Question',
         message: 'Le tirage existe-t-il plus grand ?',
+      }),
+      expect.objectContaining({
+        kind: 'enquiry',
+        work: 'Le Tage',
+        subject: null,
+        message: 'L’original est-il encadré ?',
       }),
     ]);
     expect(data.audit).toEqual([
@@ -742,7 +763,8 @@ describe('one customer: detail, export, erasure', () => {
       pseudonym: expect.stringMatching(/^efface-[0-9a-f]{8}@invalid$/) as string,
       accountDeleted: true,
       ordersAnonymised: 4,
-      contactMessagesDeleted: 1,
+      // Her contact message and her enquiry about a work.
+      contactMessagesDeleted: 2,
     });
 
     // Accounting: every amount, every sale, every invoice as before.

@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 const TABLES = [
   'admin_invitations',
+  'artwork_images',
   'artworks',
   'audit_log',
   'cart_items',
@@ -234,6 +235,21 @@ describe('constraints', { tags: ['pg-server'] }, () => {
         .where('id', '=', id)
         .execute(),
     ).rejects.toThrow(/check/i);
+  });
+
+  it('keeps a message whole: a contact message has a subject, an enquiry its work (20261126_1600)', async () => {
+    const message = { name: 'Ana', email: 'ana@example.com', message: 'Bonjour' };
+    const insert = (values: Record<string, unknown>) =>
+      t.db
+        .insertInto('contact_messages')
+        .values({ ...message, ...values } as never)
+        .execute();
+    await insert({ subject: 'information' });
+    await insert({ kind: 'enquiry', work_title: 'Le grand large' });
+    await expect(insert({})).rejects.toThrow(/check/i);
+    await expect(insert({ kind: 'enquiry' })).rejects.toThrow(/check/i);
+    await expect(insert({ subject: 'information', work_title: 'X' })).rejects.toThrow(/check/i);
+    await expect(insert({ kind: 'note', subject: 'information' })).rejects.toThrow(/check/i);
   });
 
   it('refuses a second user with the same email in another case', async () => {
