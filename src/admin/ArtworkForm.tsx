@@ -22,9 +22,9 @@ interface Props {
   onFailure: (error: AdminError, added: boolean) => void;
 }
 
-/** back office §5: what a new print starts with. */
+/** back office §5: what a new print starts with (its technique in French, issue 25). */
 const NEW_PRINT = {
-  technique: 'Giclée print sur toile',
+  technique: 'Tirage giclée sur toile',
   dimensions: '100 x 80 cm',
   priceCents: 42_000,
   stock: 10,
