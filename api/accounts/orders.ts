@@ -4,11 +4,15 @@
 // server; nothing a browser sends can widen it to someone else's orders.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Executor } from '../db/index.ts';
-import { BUYER_ORDER_COLUMNS, buyerOrders, type BuyerOrder } from '../orders/view.ts';
+import { BUYER_ORDER_COLUMNS, buyerOrders } from '../orders/view.ts';
 import { Payment } from '../../src/domain/order-status.ts';
+import type { AccountOrder, AccountWithdrawal } from '../../src/schemas/views.ts';
 
-/** An order on the account page: as the buyer sees it, with its works (api/orders/view.ts). */
-export type AccountOrder = BuyerOrder;
+/**
+ * An order on the account page: as the buyer sees it, with its works (api/orders/view.ts) and its
+ * withdrawal, if one was sent (issue 25 §9).
+ */
+export type { AccountOrder, AccountWithdrawal };
 
 export interface AccountSubscription {
   status: string;
@@ -64,7 +68,58 @@ export async function listAccountOrders(
     .orderBy('order_number', 'desc')
     .limit(ACCOUNT_ORDERS_LIMIT)
     .execute();
-  return buyerOrders(db, rows);
+  const [orders, withdrawals] = await Promise.all([
+    buyerOrders(db, rows),
+    withdrawalsOf(
+      db,
+      rows.map((row) => row.id),
+    ),
+  ]);
+  return orders.map((order, i) => ({ ...order, withdrawal: withdrawals.get(rows[i]!.id) ?? null }));
+}
+
+/**
+ * The withdrawals of these orders, by order id: the statement not disowned (at most one per order,
+ * a partial unique index), with the order's refund once made. An order marked withdrawn before
+ * statements were kept (withdrawal_requested_at, no row) counts as confirmed on that date.
+ */
+async function withdrawalsOf(
+  db: Executor,
+  orderIds: readonly string[],
+): Promise<Map<string, AccountWithdrawal>> {
+  const found = new Map<string, AccountWithdrawal>();
+  if (orderIds.length === 0) return found;
+  const rows = await db
+    .selectFrom('orders as o')
+    .leftJoin('withdrawals as w', (join) =>
+      join.onRef('w.order_id', '=', 'o.id').on('w.state', '!=', 'disowned'),
+    )
+    .select([
+      'o.id',
+      'o.withdrawal_requested_at',
+      'o.refunded_at',
+      'o.refunded_cents',
+      'w.state',
+      'w.requested_at',
+    ])
+    .where('o.id', 'in', orderIds)
+    .where((eb) =>
+      eb.or([eb('w.id', 'is not', null), eb('o.withdrawal_requested_at', 'is not', null)]),
+    )
+    .execute();
+  for (const row of rows) {
+    const requestedAt = row.requested_at ?? row.withdrawal_requested_at;
+    if (!requestedAt) continue;
+    const pending = row.state === 'pending';
+    const refunded = !pending && row.refunded_at !== null;
+    found.set(row.id, {
+      state: pending ? 'requested' : refunded ? 'refunded' : 'confirmed',
+      requestedAt: new Date(requestedAt).toISOString(),
+      refundedAt: refunded && row.refunded_at ? new Date(row.refunded_at).toISOString() : null,
+      refundedCents: refunded ? row.refunded_cents : 0,
+    });
+  }
+  return found;
 }
 
 /** The account's subscription (the most recently updated one), by the same ownership rule. */

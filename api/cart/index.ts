@@ -83,6 +83,8 @@ interface LineRow {
   sha256: string | null;
   width: number | null;
   height: number | null;
+  /** An original held by another cart's checkout: when that hold ends (a timestamp as JSON gives it). */
+  held_until: string | Date | null;
 }
 
 /** The cart as stored, read in one statement: its lines (in the order added) and its promo code. */
@@ -91,17 +93,26 @@ export interface StoredCart {
   promoCode: string | null;
 }
 
-/** A work's columns for a cart line's view, from `a` (the work), `m` (its image), `o` (its original). */
-const WORK_COLUMNS = sql`a.slug, o.slug AS original_slug, a.artwork_type, a.title_fr, a.title_en,
-  a.technique_fr, a.technique_en, a.dimensions, a.price_cents, a.stock, a.is_available, a.is_sold,
-  m.sha256, m.width, m.height`;
+/**
+ * A work's columns for a cart line's view, from `a` (the work), `m` (its image), `o` (its original),
+ * and, for an original another cart's checkout holds, when that hold ends (issue 25 §9: the buyer
+ * who lost the race is told when to try again; the cart's own checkout is not "another buyer").
+ */
+const workColumns = (cartId: string) => sql`a.slug, o.slug AS original_slug, a.artwork_type,
+  a.title_fr, a.title_en, a.technique_fr, a.technique_en, a.dimensions, a.price_cents, a.stock,
+  a.is_available, a.is_sold, m.sha256, m.width, m.height,
+  CASE WHEN a.artwork_type = 'original' THEN (SELECT max(h.expires_at) FROM holds h
+    JOIN orders ho ON ho.id = h.order_id
+    WHERE h.artwork_id = a.id AND h.artwork_type = 'original' AND h.state = 'active'
+      AND ho.cart_id IS DISTINCT FROM ${cartId})
+  END AS held_until`;
 const WORK_JOINS = sql`LEFT JOIN media m ON m.id = a.media_id LEFT JOIN artworks o ON o.id = a.original_id`;
 
 /** The cart's lines as one JSON array and its promo code, as one row (a snapshot of one statement). */
 const storedCartSql = (cartId: string) => sql`
   (SELECT promo_code FROM carts WHERE id = ${cartId}) AS promo_code,
   (SELECT coalesce(json_agg(l ORDER BY l.created_at, l.id), '[]'::json) FROM (
-     SELECT c.id, c.quantity, c.artwork_id, c.created_at, ${WORK_COLUMNS}
+     SELECT c.id, c.quantity, c.artwork_id, c.created_at, ${workColumns(cartId)}
      FROM cart_items c JOIN artworks a ON a.id = c.artwork_id ${WORK_JOINS}
      WHERE c.cart_id = ${cartId}) l) AS lines`;
 
@@ -109,7 +120,7 @@ async function readStoredCart(db: Executor, cartId: string): Promise<StoredCart>
   const { rows } = await sql<{
     promo_code: string | null;
     lines: LineRow[];
-  }>`${prepared('cart_read_v1')} SELECT ${storedCartSql(cartId)}`.execute(db);
+  }>`${prepared('cart_read_v2')} SELECT ${storedCartSql(cartId)}`.execute(db);
   return { lines: rows[0]?.lines ?? [], promoCode: rows[0]?.promo_code ?? null };
 }
 
@@ -159,6 +170,7 @@ export async function getCart(
       quantity,
       lineTotalCents: r.price_cents * quantity,
       maxQuantity,
+      heldUntil: r.held_until ? new Date(r.held_until).toISOString() : null,
     });
   }
   // A code the owner has since deactivated no longer applies.
@@ -227,11 +239,11 @@ const addSql = (
   cartId: string,
   artworkId: number,
   quantity: number,
-) => sql<AddFacts>`${prepared('cart_add_v2')}
+) => sql<AddFacts>`${prepared('cart_add_v3')}
 WITH async_commit AS (
   SELECT set_config('synchronous_commit', 'off', true)
 ), w AS (
-  SELECT a.id, ${WORK_COLUMNS} FROM artworks a ${WORK_JOINS} WHERE a.id = ${artworkId}
+  SELECT a.id, ${workColumns(cartId)} FROM artworks a ${WORK_JOINS} WHERE a.id = ${artworkId}
 ), lines AS (
   SELECT artwork_id, quantity, is_original FROM cart_items WHERE cart_id = ${cartId}
 ), facts AS (
@@ -298,6 +310,7 @@ function newLine(f: AddFacts, added: { id: number; quantity: number }): LineRow 
     sha256: f.sha256,
     width: f.width,
     height: f.height,
+    held_until: f.held_until,
   };
 }
 

@@ -14,7 +14,7 @@ import { sql, type Transaction } from 'kysely';
 import type Stripe from 'stripe';
 import { isUniqueViolation, type Database } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError, isAppError } from '../http/errors.ts';
 import { log } from '../log.ts';
 import {
   activePromoCodes,
@@ -235,6 +235,36 @@ async function holdLines(
   }
 }
 
+/**
+ * The buyer who lost the race for an original is told when to try again (issue 25 §9): the
+ * `artwork_held` refusal carries the other checkout's hold expiry as `until` (ISO 8601) — the
+ * latest moment the work is back on sale if that payment does not happen. Read after the failed
+ * transaction (PostgreSQL reads nothing more in an aborted one).
+ */
+async function withHoldExpiry(
+  db: Database,
+  error: unknown,
+  items: CheckoutRequest['items'],
+): Promise<unknown> {
+  if (!isAppError(error, 'artwork_held') || items.length === 0) return error;
+  const hold = await db
+    .selectFrom('holds')
+    .select((eb) => eb.fn.max('expires_at').as('until'))
+    .where(
+      'artwork_id',
+      'in',
+      items.map((item) => item.artworkId),
+    )
+    .where('artwork_type', '=', 'original')
+    .where('state', '=', 'active')
+    .executeTakeFirst();
+  if (!hold?.until) return error;
+  return new AppError('artwork_held', {
+    params: { ...error.params, until: new Date(hold.until).toISOString() },
+    cause: error,
+  });
+}
+
 export async function createCheckout(
   deps: { db: Database; payments: Payments },
   input: CheckoutRequest,
@@ -347,6 +377,9 @@ export async function createCheckout(
       await holdLines(trx, order.id, lines, holdUntil, now);
       await assertWithinClientLimit(trx, client, order.id, now, HOLD_GRACE_SECONDS);
       return { order, lines, totals, abandonedSessions };
+    })
+    .catch(async (error: unknown) => {
+      throw await withHoldExpiry(db, error, input.items);
     });
 
   // 2. The payment session, outside the transaction (no row lock waits on the network).
@@ -463,7 +496,8 @@ async function createSession(
       metadata: { order_id: o.orderId, order_number: o.orderNumber },
       locale: o.locale,
       success_url: `${base}${prefix}/success?session_id={CHECKOUT_SESSION_ID}`,
-      cancel_url: `${base}${prefix}/cancel`,
+      // The cancel page gives the works back at once (./cancel.ts), for this checkout only.
+      cancel_url: `${base}${prefix}/cancel?order=${o.orderId}`,
       expires_at: Math.floor(o.expiresAt.getTime() / 1000),
     },
     { idempotencyKey: `checkout-session-${o.orderId}` },

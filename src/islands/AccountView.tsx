@@ -8,11 +8,16 @@ import { failureText, sendJson } from './auth-kit.tsx';
 import { ORDER_PAID_MARK } from './order-paid-mark.ts';
 import { translator, type Translate } from './translate.ts';
 import { OrderSummary } from './OrderSummary.tsx';
-import type { BuyerOrderData, Locale, Messages } from './types.ts';
+import { OrderWithdrawal } from './OrderWithdrawal.tsx';
+import type { AccountOrder as AccountOrderData } from '../schemas/views.ts';
+import type { Locale, Messages } from './types.ts';
 import { Payment } from '../domain/order-status.ts';
 
-/** An item of `orders` in GET /api/account/orders (docs/accounts-api.md): the order as its buyer sees it. */
-export type AccountOrder = BuyerOrderData;
+/**
+ * An item of `orders` in GET /api/account/orders (docs/accounts-api.md): the order as its buyer
+ * sees it, with its withdrawal if one was sent.
+ */
+export type AccountOrder = AccountOrderData;
 
 export interface AccountSubscription {
   status: string;
@@ -322,6 +327,14 @@ function Orders({
             <div className="mt-3">
               <OrderSummary order={order} locale={locale} t={t} />
             </div>
+            {order.withdrawal && (
+              <OrderWithdrawal
+                withdrawal={order.withdrawal}
+                currency={order.currency}
+                locale={locale}
+                t={t}
+              />
+            )}
             {paid && (
               <p className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-2">
                 {order.invoiceNumber && (
@@ -334,14 +347,17 @@ function Orders({
                     {t('account.orders.invoice')}
                   </a>
                 )}
-                {/* Signed in, the withdrawal page withdraws from this order at once (decision 039). */}
-                <a
-                  href={`${locale === 'en' ? '/en/withdrawal' : '/retractation'}?order=${encodeURIComponent(order.number)}`}
-                  aria-label={t('account.orders.withdrawLabel', { number: order.number })}
-                  className="inline-flex min-h-11 items-center underline"
-                >
-                  {t('account.orders.withdraw')}
-                </a>
+                {/* Signed in, the withdrawal page withdraws from this order at once (decision 039);
+                    once withdrawn, the box above says where it stands instead. */}
+                {order.withdrawal?.state !== 'confirmed' && (
+                  <a
+                    href={`${locale === 'en' ? '/en/withdrawal' : '/retractation'}?order=${encodeURIComponent(order.number)}`}
+                    aria-label={t('account.orders.withdrawLabel', { number: order.number })}
+                    className="inline-flex min-h-11 items-center underline"
+                  >
+                    {t('account.orders.withdraw')}
+                  </a>
+                )}
               </p>
             )}
           </li>

@@ -6,6 +6,7 @@ import { formatPrice } from '../i18n/index.ts';
 import type { MessageKey } from '../i18n/index.ts';
 import { apiErrorText, callApi, type ApiResult } from './api.ts';
 import { setCartCount } from './cart-bridge.ts';
+import { HoldNotice } from './HoldNotice.tsx';
 import { LineImage } from './LineImage.tsx';
 import { PromoBox } from './PromoBox.tsx';
 import { CartTotals } from './Totals.tsx';
@@ -175,6 +176,9 @@ export default function CartView({ locale, cart: initial, messages, links }: Pro
                         <p className="text-sm">{t('cart.uniqueCopy')}</p>
                       ) : (
                         <div
+                    {line.heldUntil && (
+                      <HoldNotice until={line.heldUntil} locale={locale} t={t} className="mt-1" />
+                    )}
                           role="group"
                           aria-label={t('cart.quantityOf', { title })}
                           className="flex items-center gap-2"

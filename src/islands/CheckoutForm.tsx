@@ -5,10 +5,11 @@
 // FormData on submit), so what a buyer types before the island has hydrated is kept.
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { formatPrice, type MessageKey } from '../i18n/index.ts';
-import { checkoutSchema, type Country } from '../schemas/checkout.ts';
+import { checkoutSchema, type CheckoutPrefill, type Country } from '../schemas/checkout.ts';
 import { fieldErrors as fieldErrorsOf } from '../schemas/fields.ts';
 import { apiErrorText, callApi, type ApiError } from './api.ts';
 import { setCartCount } from './cart-bridge.ts';
+import { HoldNotice, holdText } from './HoldNotice.tsx';
 import { LineImage } from './LineImage.tsx';
 import { PromoBox } from './PromoBox.tsx';
 import { CartTotals } from './Totals.tsx';
@@ -25,6 +26,8 @@ interface Props {
   /** The code the site advertises (settings' banner code), for the promo hint. */
   promoHint: { code: string; percent: number } | null;
   countries: ReadonlyArray<{ code: Country; name: string }>;
+  /** A signed-in customer's details and last address (issue 25 §9), from the server; editable. */
+  prefill: CheckoutPrefill | null;
 }
 
 type FieldName =
@@ -132,9 +135,29 @@ function Field({ path, label, required = false, error, hint, children }: FieldPr
 /** storefront §9: France is the default country. */
 const DEFAULT_COUNTRY: Country = 'FR';
 
+/** The fields' starting values: a signed-in customer's, else empty. */
+function startingValues(prefill: CheckoutPrefill | null): Partial<Record<FieldName, string>> {
+  if (!prefill) return {};
+  const address = prefill.shippingAddress;
+  return {
+    name: prefill.name,
+    email: prefill.email,
+    ...(address
+      ? {
+          street: address.street,
+          postalCode: address.postalCode,
+          city: address.city,
+          country: address.country,
+          additionalInfo: address.additionalInfo ?? '',
+        }
+      : {}),
+  };
+}
+
 export default function CheckoutForm(props: Props) {
   const { locale, messages, links, payment, promoHint, countries } = props;
   const t = translator(messages);
+  const defaults = startingValues(props.prefill);
   const [cart, setCart] = useState(props.cart);
   const [billingSame, setBillingSame] = useState(true);
   // Until hydrated, the pay button waits: a click would only submit the bare HTML form.
@@ -295,13 +318,16 @@ export default function CheckoutForm(props: Props) {
       );
       return;
     }
+    const message = apiErrorText(
+      messages,
+      error,
+      locale,
+      error ? t('errors.internal') : t('checkout.error.network'),
+    );
+    // Issue 25 §9: the buyer who lost the race for an original is told when to try again.
+    const until = error?.code === 'artwork_held' ? error.params?.['until'] : undefined;
     setSubmitError(
-      apiErrorText(
-        messages,
-        error,
-        locale,
-        error ? t('errors.internal') : t('checkout.error.network'),
-      ),
+      typeof until === 'string' ? `${message}. ${holdText(t, locale, until, Date.now())}` : message,
     );
     // A work sold, held or out of stock meanwhile: the summary shows the cart as it is now.
     if (error && error.code !== 'payment_failed' && error.code !== 'payment_not_configured')
@@ -345,6 +371,7 @@ export default function CheckoutForm(props: Props) {
           {...attributes}
           name={PATHS[name]}
           type={extra.type ?? 'text'}
+          defaultValue={defaults[name]}
           onChange={edited(name)}
           autoComplete={extra.autoComplete}
           maxLength={extra.maxLength}
@@ -366,7 +393,7 @@ export default function CheckoutForm(props: Props) {
         <select
           {...attributes}
           name={PATHS[name]}
-          defaultValue={DEFAULT_COUNTRY}
+          defaultValue={defaults[name] ?? DEFAULT_COUNTRY}
           onChange={edited(name)}
           autoComplete={autoComplete}
         >
@@ -429,6 +456,14 @@ export default function CheckoutForm(props: Props) {
           <span aria-hidden="true">←</span> {t('checkout.backToCart')}
         </a>
       </p>
+
+      <CompactTotal
+        label={t('checkout.compactTotal')}
+        amount={money(cart.totals.totalCents)}
+        note={t('checkout.compactTotalNote')}
+        link={t('checkout.compactTotalLink')}
+      />
+      {props.prefill && <p className="mt-4 text-sm text-black/75">{t('checkout.prefilled')}</p>}
 
       {cart.removed.length > 0 && (
         <p role="status" className="mt-4 rounded border border-accent/40 bg-accent/5 p-4 text-sm">
@@ -573,6 +608,9 @@ export default function CheckoutForm(props: Props) {
                   <p className="text-black/70">
                     {t('checkout.lineQuantity', { count: line.quantity })}
                   </p>
+                  {line.heldUntil && (
+                    <HoldNotice until={line.heldUntil} locale={locale} t={t} className="mt-2" />
+                  )}
                 </div>
                 <p className="text-sm font-medium">{money(line.lineTotalCents)}</p>
               </li>
@@ -663,5 +701,31 @@ export default function CheckoutForm(props: Props) {
         </section>
       </div>
     </form>
+  );
+}
+
+/**
+ * Issue 25 §9: on a phone the summary comes after the whole form, so its total is given first, in
+ * one line with a way down to the detail. Hidden where the summary sits beside the form. Not a
+ * live region: the summary's own total is the one that changes with a promo code.
+ */
+function CompactTotal(props: { label: string; amount: string; note: string; link: string }) {
+  return (
+    <div
+      data-compact-total
+      className="mt-4 flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 rounded-lg border border-black/10 bg-white px-4 py-3 lg:hidden"
+    >
+      <p>
+        <span className="font-medium">{props.label}</span>{' '}
+        <strong className="text-lg whitespace-nowrap">{props.amount}</strong>{' '}
+        <span className="text-sm text-black/70">({props.note})</span>
+      </p>
+      <a
+        href="#checkout-summary-title"
+        className="inline-flex min-h-11 items-center text-sm underline"
+      >
+        {props.link}
+      </a>
+    </div>
   );
 }

@@ -2,7 +2,6 @@
 // webhook's job: this only empties the badge at once, then asks the server every second (up to
 // ~30 s) whether the order behind the session is paid, and shows it.
 import { useEffect, useRef, useState } from 'react';
-import { localizedPath } from '../i18n/index.ts';
 import { apiErrorText, callApi } from './api.ts';
 import { pinCartCount, refreshCartCount } from './cart-bridge.ts';
 import { markOrderPaid } from './order-paid-mark.ts';
@@ -31,7 +30,15 @@ interface Props {
   /** The `session_id` query parameter the payment page sends the buyer back with. */
   sessionId: string | null;
   messages: Messages;
-  links: { gallery: string; contact: string };
+  links: {
+    gallery: string;
+    contact: string;
+    /** The terms of sale's print guarantee and damage sections; null where the terms have none. */
+    printGuarantee: string | null;
+    damage: string | null;
+    /** The orders page, for a signed-in buyer only (null for a guest). */
+    account: string | null;
+  };
 }
 
 const POLL_MS = 1000;
@@ -181,6 +188,8 @@ function Confirmed({
   const paid = order.paymentStatus === Payment.paid;
   // Only an original comes with a certificate of authenticity (issue 9).
   const hasOriginal = order.lines.some((line) => line.type === 'original');
+  // The terms of sale guarantee prints only (content/*/terms.md, "Garantie qualité des tirages").
+  const hasPrint = order.lines.some((line) => line.type === 'print');
   const row = 'grid gap-1 py-2 sm:grid-cols-[12rem_1fr]';
   return (
     <>
@@ -238,7 +247,23 @@ function Confirmed({
         <ul className="mt-3 list-disc space-y-2 pl-5">
           <li>{t('success.delivery.shipment')}</li>
           <li>{t('success.delivery.time')}</li>
-          <li>{t('success.delivery.guarantee')}</li>
+          {hasPrint && links.printGuarantee && (
+            <li>
+              {t('success.delivery.printGuarantee')} (
+              <TermsLink
+                href={links.printGuarantee}
+                section={t('success.delivery.printGuaranteeSection')}
+                t={t}
+              />
+              )
+            </li>
+          )}
+          {links.damage && (
+            <li>
+              {t('success.delivery.damage')} (
+              <TermsLink href={links.damage} section={t('success.delivery.damageSection')} t={t} />)
+            </li>
+          )}
         </ul>
       </section>
 
@@ -249,12 +274,14 @@ function Confirmed({
         >
           {t('success.backToGallery')}
         </a>
-        <a
-          href={`${localizedPath(locale, '/account')}?from=success`}
-          className="inline-flex min-h-11 items-center justify-center rounded px-6 underline"
-        >
-          {t('success.seeOrders')}
-        </a>
+        {links.account && (
+          <a
+            href={links.account}
+            className="inline-flex min-h-11 items-center justify-center rounded px-6 underline"
+          >
+            {t('success.seeOrders')}
+          </a>
+        )}
         <a
           href={links.contact}
           className="inline-flex min-h-11 items-center justify-center rounded px-6 underline"
@@ -263,6 +290,27 @@ function Confirmed({
         </a>
       </p>
     </>
+  );
+}
+
+/** A link to a section of the terms of sale, named for screen readers. */
+function TermsLink({
+  href,
+  section,
+  t,
+}: {
+  href: string;
+  section: string;
+  t: ReturnType<typeof translator>;
+}) {
+  return (
+    <a
+      href={href}
+      aria-label={t('success.delivery.termsLabel', { section })}
+      className="inline-block min-h-6 underline"
+    >
+      {t('success.delivery.terms')}
+    </a>
   );
 }
 

@@ -13,6 +13,9 @@ import { singleLine } from './text.ts';
 export const COUNTRIES = ['FR', 'BE', 'CH', 'DE', 'ES', 'IT', 'PT', 'NL', 'LU', 'AT'] as const;
 export type Country = (typeof COUNTRIES)[number];
 
+/** An order id as the database makes them (gen_random_uuid). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 export const CHECKOUT_LIMITS = { lines: 50, quantity: 99, text: 200, postalCode: 16, info: 500 };
 
 const required = (max: number, error: string) =>
@@ -102,3 +105,28 @@ export const checkoutSchema = z
   );
 
 export type CheckoutInput = z.infer<typeof checkoutSchema>;
+
+/** A stored shipping address as the checkout form takes it (the schema's own rules). */
+export const shippingAddressSchema = address('shipping');
+export type ShippingAddress = z.infer<typeof shippingAddressSchema>;
+
+/**
+ * What the checkout form starts with for a signed-in customer (issue 25 §9): the account's name
+ * and email and the address of their last order, all editable; read on the server, by user id.
+ */
+export interface CheckoutPrefill {
+  name: string;
+  email: string;
+  shippingAddress: ShippingAddress | null;
+}
+
+/** POST /api/checkout/cancel: the order the payment page's cancel link names (`?order=`). */
+export const checkoutCancelSchema = z.strictObject(
+  {
+    order: z
+      .string({ error: 'checkout.error.invalid' })
+      .check(z.regex(UUID, { error: 'checkout.error.invalid' })),
+  },
+  { error: 'checkout.error.invalid' },
+);
+export type CheckoutCancelInput = z.infer<typeof checkoutCancelSchema>;

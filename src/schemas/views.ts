@@ -51,6 +51,11 @@ export const cartLineSchema = z.object({
   lineTotalCents: z.number().int(),
   /** 1 for an original, the prints left for a print. */
   maxQuantity: z.number().int(),
+  /**
+   * An original another buyer's checkout holds: when that hold ends at the latest (ISO 8601), so
+   * the cart can say when to try again; null otherwise (issue 25 §9).
+   */
+  heldUntil: z.string().nullable(),
 });
 export type CartLine = z.infer<typeof cartLineSchema>;
 
@@ -100,3 +105,23 @@ export const buyerOrderSchema = z.object({
   invoiceNumber: z.string().nullable(),
 });
 export type BuyerOrder = z.infer<typeof buyerOrderSchema>;
+
+/**
+ * A withdrawal from an order, as its buyer sees it on the account page (issue 25 §9):
+ * 'requested' — the statement was sent from the form and awaits its mailed confirmation;
+ * 'confirmed' — recorded (by the link, or signed in); 'refunded' — and the order was refunded since.
+ * `requestedAt` is the statement's date, the legal one (docs/decisions/039).
+ */
+export const accountWithdrawalSchema = z.object({
+  state: z.enum(['requested', 'confirmed', 'refunded']),
+  requestedAt: z.string(),
+  refundedAt: z.string().nullable(),
+  refundedCents: z.number().int(),
+});
+export type AccountWithdrawal = z.infer<typeof accountWithdrawalSchema>;
+
+/** An order on the account page: as its buyer sees it, with its withdrawal if any. */
+export const accountOrderSchema = buyerOrderSchema.extend({
+  withdrawal: accountWithdrawalSchema.nullable(),
+});
+export type AccountOrder = z.infer<typeof accountOrderSchema>;

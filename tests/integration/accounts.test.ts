@@ -1108,6 +1108,7 @@ describe('account orders', () => {
       paymentStatus: 'paid',
       lines: [],
       invoiceNumber: null,
+      withdrawal: null,
     });
     expect(JSON.stringify(body)).not.toContain('cs_test_');
     expect(body.subscription).toBeNull();
