@@ -434,9 +434,9 @@ export async function exportCustomer(
  * 'efface-<id>@invalid' shared by all of them (still one customer in the figures), no phone, the
  * postal addresses emptied but for the country (it decides the sale's VAT), erased_at set — while
  * their amounts stay; the contact messages and enquiries sent from the address deleted; the login
- * throttle's entry dropped. Issued invoices are never touched: their snapshot keeps the buyer as the law
- * keeps invoices (ten years, French commercial code L123-22), and the database refuses changes.
- * Audited as 'customer.erase' under the address's SHA-256, never in clear.
+ * throttle's entry dropped. Issued invoices are never touched: their snapshot keeps the buyer as
+ * the law keeps invoices (ten years, French commercial code L123-22), and the database refuses
+ * changes. Audited as 'customer.erase' under the address's SHA-256, never in clear.
  */
 export async function eraseCustomer(
   db: Database,

@@ -311,6 +311,8 @@ const param = () =>
 /** Ids and addresses the examples below refer to, made in beforeAll. */
 const fixture = {
   original: 0,
+  /** The original's work page key (/oeuvres/<key>), for an enquiry. */
+  originalKey: '',
   print: 0,
   orderNumber: '',
   customerEmail: '',
@@ -375,6 +377,13 @@ const EXAMPLES: Record<string, () => unknown> = {
     message: 'Bonjour,\nLa toile est-elle encore visible à l’atelier ?',
     locale: 'fr',
   }),
+  'POST /api/enquiry': () => ({
+    name: 'Ana Visiteuse',
+    email: 'ana@example.test',
+    message: 'Bonjour,\nPeut-on voir la toile à l’atelier ?',
+    work: fixture.originalKey,
+    locale: 'fr',
+  }),
   'POST /api/withdrawal': () => ({
     orderNumber: fixture.orderNumber,
     email: fixture.customerEmail,
@@ -423,6 +432,7 @@ const EXAMPLES: Record<string, () => unknown> = {
     email: fixture.victimEmail,
     confirmation: fixture.victimEmail,
   }),
+  'PATCH /api/admin/messages/[id]': () => ({ read: true }),
   'PATCH /api/admin/orders/[id]': () => ({ status: 'confirmed' }),
   'PATCH /api/admin/settings': () => ({
     site_title: 'Atelier',
@@ -689,6 +699,7 @@ beforeAll(async () => {
   const victim = await makeUser(t.db);
   Object.assign(fixture, {
     original: original.id,
+    originalKey: original.slug.replace(/-original$/, ''),
     print: print.id,
     orderNumber: order.orderNumber,
     customerEmail: customer.email,
