@@ -5,7 +5,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
 import compression from 'compression';
 import { log, newRequestId, runInRequest } from '../log.ts';
-import { aliasTarget } from './aliases.ts';
+import { aliasTarget, workPageTarget } from './aliases.ts';
 import { attachClient, clientResolver, TRUST_NOTHING, type TrustProxy } from './client.ts';
 import { securityHeaders } from './headers.ts';
 import type { BodyGate } from './body-gate.ts';
@@ -185,6 +185,15 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
     }
     const decision = gate ? await gate(req, res, pathname, version) : 'open';
     if (decision === 'answered') return;
+    // An overlay link of the gallery from before the works had pages (issue 25): to the page.
+    const workPage =
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      workPageTarget(req.url ?? '/', (page) => version.staticFiles.lookup(page) !== undefined);
+    if (workPage) {
+      res.writeHead(301, { Location: workPage, 'Cache-Control': 'public, max-age=3600' });
+      res.end();
+      return;
+    }
     if (
       decision === 'notice'
         ? serveWithNotice(req, res, pathname, version.staticFiles)

@@ -122,6 +122,14 @@ describe('work keys', () => {
     expect(workKeyOf('/gallery', '/gallery?work=%3Cscript%3E')).toBeNull();
     expect(workKeyOf('/gallery', `/gallery?work=${'a'.repeat(120)}`)).toHaveLength(120);
     expect(workKeyOf('/gallery', `/gallery?work=${'a'.repeat(121)}`)).toBeNull();
+    // A work's own page (issue 25), in both languages.
+    expect(workKeyOf('/oeuvres/seuil', '/oeuvres/seuil?utm=x')).toBe('seuil');
+    expect(workKeyOf('/en/works/le-grand-large', '/en/works/le-grand-large')).toBe(
+      'le-grand-large',
+    );
+    expect(workKeyOf('/oeuvres/Seuil', '/oeuvres/Seuil')).toBeNull();
+    expect(workKeyOf('/oeuvres/a/b', '/oeuvres/a/b')).toBeNull();
+    expect(workKeyOf('/en/oeuvres/seuil', '/en/oeuvres/seuil')).toBeNull();
   });
 });
 

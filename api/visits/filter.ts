@@ -128,20 +128,27 @@ export function countedPath(pathname: string): string | null {
   return path.length <= MAX_PATH_LENGTH ? path : null;
 }
 
-/** The gallery's pages, where `?work=<key>` opens one work (src/components/pages/GalleryPage.astro). */
+/** The gallery's pages, where `?work=<key>` opened one work before works had pages (issue 25). */
 const GALLERY_PATHS = new Set(['/gallery', '/en/gallery']);
+/** A work's own page in each language (src/i18n ENGLISH_FOLDERS). */
+const WORK_FOLDERS = ['/oeuvres/', '/en/works/'];
+
+const validKey = (key: string | null | undefined) =>
+  key && key.length <= MAX_WORK_KEY_LENGTH && WORK_KEY.test(key) ? key : null;
 
 /**
- * The work a gallery address opens (`/gallery?work=<key>`), or null: not the gallery, no key, or
- * a key that cannot be one of ours (keys are slugs: [a-z0-9-], at most 120 characters).
+ * The work an address shows: its own page (`/oeuvres/<key>`, `/en/works/<key>`), or a gallery
+ * address with `?work=<key>` (answered 301 now, but counted as before when served), or null:
+ * another page, no key, or a key that cannot be one of ours (keys are slugs: [a-z0-9-], at most
+ * 120 characters).
  */
 export function workKeyOf(path: string, url: string): string | null {
+  const folder = WORK_FOLDERS.find((f) => path.startsWith(f));
+  if (folder) return validKey(path.slice(folder.length));
   if (!GALLERY_PATHS.has(path)) return null;
   const query = url.indexOf('?');
   if (query < 0) return null;
-  const key = new URLSearchParams(url.slice(query + 1)).get('work');
-  if (!key || key.length > MAX_WORK_KEY_LENGTH || !WORK_KEY.test(key)) return null;
-  return key;
+  return validKey(new URLSearchParams(url.slice(query + 1)).get('work'));
 }
 
 /** The `session` cookie's value in a Cookie header, if any (api/accounts/sessions.ts). */

@@ -46,11 +46,24 @@ const FRENCH_PATHS = Object.fromEntries(
   Object.entries(ENGLISH_PATHS).map(([fr, en]) => [en, fr]),
 ) as Readonly<Record<string, string>>;
 
+/** Families of pages under one French folder (issue 25): a work is /oeuvres/<key>, /en/works/<key>. */
+const ENGLISH_FOLDERS: Readonly<Record<string, string>> = { '/oeuvres/': '/works/' };
+const FRENCH_FOLDERS = Object.fromEntries(
+  Object.entries(ENGLISH_FOLDERS).map(([fr, en]) => [en, fr]),
+) as Readonly<Record<string, string>>;
+
+/** A path whose folder is translated, in the other language; undefined when it has none. */
+function translateFolder(page: string, folders: Readonly<Record<string, string>>) {
+  for (const [from, to] of Object.entries(folders))
+    if (page.startsWith(from) && page.length > from.length) return to + page.slice(from.length);
+  return undefined;
+}
+
 /** The page a path shows, as its French path: '/en/gallery' → '/gallery', '/en/cart' → '/panier'. */
 export function unlocalizedPath(pathname: string): string {
   if (localeFromPath(pathname) !== 'en') return pathname || '/';
   const page = pathname.slice(3) || '/';
-  return FRENCH_PATHS[page] ?? page;
+  return FRENCH_PATHS[page] ?? translateFolder(page, FRENCH_FOLDERS) ?? page;
 }
 
 /** The path of a page in a locale: localizedPath('en', '/gallery') → '/en/gallery'. */
@@ -59,7 +72,12 @@ export function localizedPath(locale: Locale, path: string): string {
   if (locale === DEFAULT_LOCALE) return clean;
   if (clean === '/') return '/en/';
   const [page = clean, rest = ''] = clean.split(/(?=[?#])/);
-  return `/en${ENGLISH_PATHS[page] ?? page}${rest}`;
+  return `/en${ENGLISH_PATHS[page] ?? translateFolder(page, ENGLISH_FOLDERS) ?? page}${rest}`;
+}
+
+/** A work's own page (issue 25): workPath('fr', 'seuil') → '/oeuvres/seuil', '/en/works/seuil' in English. */
+export function workPath(locale: Locale, key: string): string {
+  return localizedPath(locale, `/oeuvres/${key}`);
 }
 
 /** The same page in another locale, keeping query and hash. */

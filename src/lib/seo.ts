@@ -1,7 +1,10 @@
 // Structured data (schema.org JSON-LD) for the artist and the works.
 import type { PublicArtwork } from '#api/catalog/index.ts';
 import type { SiteSettings } from '#api/settings/index.ts';
-import { localizedPath, type Locale } from '../i18n/index.ts';
+import { variantUrl } from '#api/media/variants.ts';
+import { parseDimensions } from '../domain/dimensions.ts';
+import { localizedPath, t, workPath, type Locale } from '../i18n/index.ts';
+import type { WorkGroup } from './groups.ts';
 
 export function personJsonLd(settings: SiteSettings, locale: Locale, site: URL): object {
   return {
@@ -19,40 +22,82 @@ export function personJsonLd(settings: SiteSettings, locale: Locale, site: URL):
   };
 }
 
-export function artworkJsonLd(
-  work: PublicArtwork,
-  groupKey: string,
+/** Schema.org's QuantitativeValue in centimetres. */
+const centimetres = (value: number) => ({ '@type': 'QuantitativeValue', value, unitCode: 'CMT' });
+
+/**
+ * A work's page (issue 25): one VisualArtwork — artist, dimensions, medium, year, image — that is
+ * also a Product, with an Offer for the original and one for its print, each with its live-at-build
+ * availability (the page re-reads it; the cart re-checks it).
+ */
+export function workJsonLd(
+  group: WorkGroup,
   settings: SiteSettings,
   locale: Locale,
   site: URL,
 ): object {
-  const url = new URL(`${localizedPath(locale, '/gallery')}?work=${groupKey}`, site).href;
-  const available = work.type === 'original' ? !work.isSold : work.stock > 0;
+  const { lead, original, print } = group;
+  const url = new URL(workPath(locale, group.key), site).href;
+  const size = parseDimensions((original ?? lead).dimensions);
+  const offer = (work: PublicArtwork) => ({
+    '@type': 'Offer',
+    name:
+      work.type === 'original'
+        ? t(locale, 'gallery.original')
+        : `${t(locale, 'gallery.print')} — ${work.technique[locale]}, ${work.dimensions}`,
+    sku: work.slug,
+    price: (work.priceCents / 100).toFixed(2),
+    priceCurrency: settings.currency,
+    availability: (work.type === 'original' ? !work.isSold : work.stock > 0)
+      ? 'https://schema.org/InStock'
+      : 'https://schema.org/SoldOut',
+    itemCondition: 'https://schema.org/NewCondition',
+    url,
+  });
+  const offers = [original, print].filter((w) => w !== undefined).map(offer);
   return {
     '@context': 'https://schema.org',
     '@type': ['VisualArtwork', 'Product'],
-    name: work.title[locale],
-    description: work.description[locale],
+    '@id': `${url}#work`,
+    name: lead.title[locale],
+    description: lead.description[locale],
     url,
-    sku: work.slug,
-    ...(work.image ? { image: new URL(`/media/${work.image.sha256}/1200.webp`, site).href } : {}),
+    sku: group.key,
+    ...(lead.image
+      ? { image: new URL(variantUrl(lead.image.sha256, 1200, 'webp'), site).href }
+      : {}),
     artform:
-      work.category === 'sculpture' ? 'Sculpture' : locale === 'fr' ? 'Peinture' : 'Painting',
-    artMedium: work.technique[locale],
-    ...(work.year ? { dateCreated: String(work.year) } : {}),
-    ...(work.type === 'print' && work.editionSize ? { artEdition: work.editionSize } : {}),
+      lead.category === 'sculpture' ? 'Sculpture' : locale === 'fr' ? 'Peinture' : 'Painting',
+    artMedium: (original ?? lead).technique[locale],
+    ...(size
+      ? {
+          height: centimetres(size.heightCm),
+          width: centimetres(size.widthCm),
+          ...(size.depthCm !== null ? { depth: centimetres(size.depthCm) } : {}),
+        }
+      : {}),
+    ...(lead.year ? { dateCreated: String(lead.year) } : {}),
+    ...(print?.editionSize ? { artEdition: print.editionSize } : {}),
     creator: {
       '@type': 'Person',
       '@id': new URL('/about#artist', site).href,
       name: settings.artist_name,
     },
-    offers: {
-      '@type': 'Offer',
-      price: (work.priceCents / 100).toFixed(2),
-      priceCurrency: settings.currency,
-      availability: available ? 'https://schema.org/InStock' : 'https://schema.org/SoldOut',
-      url,
-      itemCondition: 'https://schema.org/NewCondition',
-    },
+    brand: { '@type': 'Brand', name: settings.site_title },
+    offers,
+  };
+}
+
+/** The gallery (issue 25): the list of the works' own pages, in catalogue order. */
+export function galleryJsonLd(groups: readonly WorkGroup[], locale: Locale, site: URL): object {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'ItemList',
+    itemListElement: groups.map((group, index) => ({
+      '@type': 'ListItem',
+      position: index + 1,
+      name: group.lead.title[locale],
+      url: new URL(workPath(locale, group.key), site).href,
+    })),
   };
 }

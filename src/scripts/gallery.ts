@@ -1,5 +1,7 @@
-// Gallery behaviour in plain TypeScript: keyboard-operable tabs, the detail overlay (a modal
-// dialog with its own URL, ?work=<slug>), live availability, and the add-to-cart buttons.
+// Gallery and work-page behaviour in plain TypeScript: keyboard-operable tabs, the quick view (a
+// modal dialog over the gallery that shows the work's own URL, /oeuvres/<key> or /en/works/<key>,
+// issue 25), live availability, zoom, and the add-to-cart buttons. A work's page
+// ([data-work-page]) uses the same parts minus tabs and overlay.
 import { $cartCount, addToCart, AddToCartError, apiErrorText } from '../stores/cart.ts';
 import { isLowStock } from '../domain/low-stock.ts';
 import { afterLoad } from './after-load.ts';
@@ -13,7 +15,7 @@ interface Availability {
   stock: number;
 }
 
-const root = document.querySelector<HTMLElement>('[data-gallery]');
+const root = document.querySelector<HTMLElement>('[data-gallery], [data-work-page]');
 if (root) setUpGallery(root);
 
 function setUpGallery(gallery: HTMLElement): void {
@@ -55,8 +57,15 @@ function setUpGallery(gallery: HTMLElement): void {
   });
   if (tabs[0]) select(tabs[0], false);
 
-  // --- Overlay: the work's <article> moves into the dialog while it is open ---
+  // --- Quick view: the work's <article> moves into the dialog while it is open; the address bar
+  // shows the work's own page, so a copied link, a reload or a new tab lands on it ---
   let opened: { article: HTMLElement; opener: HTMLElement | null } | undefined;
+  const galleryPath = gallery.dataset['galleryPath'] ?? location.pathname;
+  /** The card link whose work page the address names, if any. */
+  const cardFor = (pathname: string) =>
+    [...gallery.querySelectorAll<HTMLAnchorElement>('a[data-open-work]')].find(
+      (link) => link.pathname === pathname,
+    );
 
   const open = (key: string, opener: HTMLElement | null) => {
     const article = document.getElementById(key);
@@ -80,8 +89,11 @@ function setUpGallery(gallery: HTMLElement): void {
     unlockScroll();
     opened.opener?.focus();
     opened = undefined;
-    if (new URL(location.href).searchParams.has('work')) {
-      history.replaceState(null, '', location.pathname);
+    // Closed by the visitor (not by Back): the gallery's address again, leaving no extra entry
+    // behind when the work's was ours to push.
+    if (cardFor(location.pathname)) {
+      if ((history.state as { work?: string } | null)?.work) history.back();
+      else history.replaceState(null, '', galleryPath);
     }
   });
   overlay?.querySelector('[data-overlay-close]')?.addEventListener('click', () => overlay.close());
@@ -89,24 +101,22 @@ function setUpGallery(gallery: HTMLElement): void {
   for (const link of gallery.querySelectorAll<HTMLAnchorElement>('[data-open-work]')) {
     link.addEventListener('click', (event) => {
       const key = link.dataset['openWork'];
-      if (!key || event.metaKey || event.ctrlKey || event.shiftKey) return;
+      if (!key || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       event.preventDefault();
-      if (open(key, link)) history.pushState({ work: key }, '', `?work=${encodeURIComponent(key)}`);
+      if (open(key, link)) history.pushState({ work: key }, '', link.pathname);
     });
   }
 
-  const openFromUrl = () => {
-    const url = new URL(location.href);
-    const key = url.searchParams.get('work') ?? url.hash.slice(1);
-    if (key && document.getElementById(key)?.matches('[data-work]')) {
-      const card = gallery.querySelector<HTMLElement>(`[data-open-work="${CSS.escape(key)}"]`);
-      open(key, card);
+  // Back and Forward between the gallery and a work opened from it.
+  window.addEventListener('popstate', () => {
+    const card = cardFor(location.pathname);
+    const key = card?.dataset['openWork'];
+    if (key) {
+      if (opened?.article.id !== key) open(key, card);
     } else if (overlay?.open) {
       overlay.close();
     }
-  };
-  window.addEventListener('popstate', openFromUrl);
-  openFromUrl();
+  });
 
   // --- Zoom: the viewer is built and the larger image fetched on first use only ---
   for (const button of gallery.querySelectorAll<HTMLButtonElement>('[data-zoom]')) {

@@ -5,6 +5,7 @@ import type { APIRoute } from 'astro';
 import { loadConfig } from '#api/config.ts';
 import { getDb } from '#api/db/context.ts';
 import { getVariant, parseVariantPath } from '#api/media/variants.ts';
+import { getPreview, PREVIEW } from '#api/media/preview.ts';
 import { diskStorage } from '#api/media/storage.ts';
 
 export const prerender = false;
@@ -16,6 +17,7 @@ const notFound = (): Response =>
   );
 
 export const GET: APIRoute = async ({ params }) => {
+  if (params['file'] === PREVIEW.file) return preview(params['sha'] ?? '');
   const request = parseVariantPath(`/media/${params['sha'] ?? ''}/${params['file'] ?? ''}`);
   if (!request) return notFound();
   const mediaDir = path.join(loadConfig().dataDir, 'media');
@@ -35,3 +37,22 @@ export const GET: APIRoute = async ({ params }) => {
     },
   });
 };
+
+/** A work's sharing image (/media/<sha256>/share.jpg, api/media/preview.ts). */
+async function preview(sha256: string): Promise<Response> {
+  const mediaDir = path.join(loadConfig().dataDir, 'media');
+  const bytes = await getPreview(
+    await getDb(),
+    diskStorage(mediaDir),
+    path.join(mediaDir, 'variants'),
+    sha256,
+  );
+  if (!bytes) return notFound();
+  return new Response(new Uint8Array(bytes), {
+    headers: {
+      'Content-Type': 'image/jpeg',
+      'Content-Length': String(bytes.length),
+      'Cache-Control': 'public, max-age=31536000, immutable',
+    },
+  });
+}
