@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import en from '../i18n/en.json';
 import fr from '../i18n/fr.json';
-import { CONTACT_SUBJECTS, fieldErrors, contactSchema, type ContactInput } from './contact.ts';
+import {
+  CONTACT_SUBJECTS,
+  contactSchema,
+  enquirySchema,
+  fieldErrors,
+  type ContactInput,
+} from './contact.ts';
 
 const good: ContactInput = {
   name: 'Ana Souza',
@@ -114,6 +120,42 @@ describe('contact schema', () => {
       'contact.error.subject',
     ]);
     for (const key of keys) {
+      expect(fr).toHaveProperty([key]);
+      expect(en).toHaveProperty([key]);
+    }
+  });
+});
+
+describe('enquiry schema (issue 25)', () => {
+  const enquiry = {
+    name: 'Inès',
+    email: 'ines@example.fr',
+    message: 'L’original est-il encadré ?',
+    work: 'le-grand-large',
+    website: '',
+    locale: 'fr',
+  };
+  const errors = (input: unknown) => {
+    const result = enquirySchema.safeParse(input);
+    return result.success ? {} : fieldErrors(result.error);
+  };
+
+  it('takes the contact form’s fields and a work page key, nothing else', () => {
+    expect(enquirySchema.safeParse({ ...enquiry, name: ' Inès ' }).data).toEqual(enquiry);
+    expect(errors({ ...enquiry, subject: 'information' })).toEqual({ _: 'contact.error.invalid' });
+    expect(errors({ ...enquiry, title: 'Un autre titre' })).toEqual({
+      _: 'contact.error.invalid',
+    });
+  });
+
+  it('refuses what is no page key, with keys both dictionaries translate', () => {
+    for (const work of ['', 'Le Grand Large', '../admin', '//evil.example', 'a'.repeat(201), 7])
+      expect(errors({ ...enquiry, work })).toEqual({ work: 'contact.error.invalid' });
+    expect(errors({ ...enquiry, email: 'x', message: ' ' })).toEqual({
+      email: 'contact.error.email',
+      message: 'contact.error.message',
+    });
+    for (const key of ['contact.error.invalid', 'work.enquiry.error.work', 'work.enquiry.title']) {
       expect(fr).toHaveProperty([key]);
       expect(en).toHaveProperty([key]);
     }
