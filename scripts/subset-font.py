@@ -136,7 +136,11 @@ def average_advance(font: TTFont) -> float:
 def instrument_sans() -> None:
     source = FONTSOURCE / 'instrument-sans/files'
     options = Options()
-    options.layout_features = ['kern', 'liga', 'locl', 'case', 'tnum']
+    # No kerning here, unlike the headings' face: this file is preloaded on every page, and its
+    # variable kerning table is half of it (28 KB with, 15 KB without: +250 ms of simulated LCP
+    # against +120 ms, measured). At text sizes the face's own spacing carries; 'tnum' keeps the
+    # back office's tabular figures, 'case' the capitals' punctuation.
+    options.layout_features = ['liga', 'locl', 'case', 'tnum']
     options.name_IDs = ['*']
     options.notdef_outline = True
     options.hinting = False

@@ -58,6 +58,11 @@ function rows(db: Database | Trx) {
       'a.is_available',
       'a.is_sold',
       'a.original_id',
+      'a.signature_fr',
+      'a.signature_en',
+      'a.framed',
+      'a.shipping_note_fr',
+      'a.shipping_note_en',
       'a.display_order',
       'a.version',
       'a.search_folded',
@@ -89,6 +94,9 @@ function toAdmin(r: Row): AdminArtwork {
     isAvailable: r.is_available,
     isSold: r.is_sold,
     originalId: r.original_id,
+    signature: { fr: r.signature_fr, en: r.signature_en },
+    framed: r.framed,
+    shippingNote: { fr: r.shipping_note_fr, en: r.shipping_note_en },
     displayOrder: r.display_order,
     position: Number(r.position),
     image:
@@ -126,6 +134,11 @@ export async function listAdminArtworks(
       'w.is_available',
       'w.is_sold',
       'w.original_id',
+      'w.signature_fr',
+      'w.signature_en',
+      'w.framed',
+      'w.shipping_note_fr',
+      'w.shipping_note_en',
       'w.display_order',
       'w.version',
       'w.sha256',
@@ -217,6 +230,18 @@ async function checkOriginal(trx: Trx, type: string, originalId: number | null |
     throw new AppError('invalid_input', { fields: { originalId: 'admin.artwork.error.original' } });
 }
 
+/** issue 25, part 7: signature, frame and shipping note describe an original; a print refuses them. */
+function checkCollectorDetails(
+  type: string,
+  input: Pick<ArtworkPatch, 'signature' | 'framed' | 'shippingNote'>,
+) {
+  if (type === 'original') return;
+  const fields: Record<string, string> = {};
+  for (const key of ['signature', 'framed', 'shippingNote'] as const)
+    if (input[key] !== undefined) fields[key] = 'admin.artwork.error.originalOnly';
+  if (Object.keys(fields).length) throw new AppError('invalid_input', { fields });
+}
+
 /** A new work, first in the gallery (back office §4: it starts visible and unsold). */
 export async function createArtwork(
   db: Database,
@@ -225,6 +250,7 @@ export async function createArtwork(
 ): Promise<AdminArtwork> {
   const created = await db.transaction().execute(async (trx) => {
     await checkOriginal(trx, input.type, input.originalId);
+    checkCollectorDetails(input.type, input);
     const first = await trx
       .selectFrom('artworks')
       .select((eb) => eb.fn.min<number>('display_order').as('min'))
@@ -252,6 +278,12 @@ export async function createArtwork(
         is_available: input.isAvailable,
         is_sold: original && input.isSold,
         original_id: original ? null : input.originalId,
+        // issue 25, part 7: an original's; a print has none (its edition says what it is).
+        signature_fr: original ? (input.signature?.fr ?? '') : '',
+        signature_en: original ? (input.signature?.en ?? '') : '',
+        framed: original ? (input.framed ?? null) : null,
+        shipping_note_fr: original ? (input.shippingNote?.fr ?? '') : '',
+        shipping_note_en: original ? (input.shippingNote?.en ?? '') : '',
         media_id: await mediaIdOf(trx, input.imageSha256),
         display_order: Number(first?.min ?? 1) - 1,
       })
@@ -319,6 +351,7 @@ export async function updateArtwork(
     const before = await lockFresh(trx, id, patch.version);
     const original = before.type === 'original';
     await checkOriginal(trx, before.type, patch.originalId);
+    checkCollectorDetails(before.type, patch);
     const selling = original && patch.isSold === true && !before.isSold;
     if (selling) sessions = await endHolds(trx, id);
     await trx
@@ -345,6 +378,13 @@ export async function updateArtwork(
           ? { is_sold: patch.isSold, stock: patch.isSold ? 0 : 1 }
           : {}),
         ...(patch.originalId !== undefined && !original ? { original_id: patch.originalId } : {}),
+        ...(patch.signature && original
+          ? { signature_fr: patch.signature.fr, signature_en: patch.signature.en }
+          : {}),
+        ...(patch.framed !== undefined && original ? { framed: patch.framed } : {}),
+        ...(patch.shippingNote && original
+          ? { shipping_note_fr: patch.shippingNote.fr, shipping_note_en: patch.shippingNote.en }
+          : {}),
         ...(patch.imageSha256 ? { media_id: await mediaIdOf(trx, patch.imageSha256) } : {}),
         updated_at: new Date(),
       })

@@ -22,6 +22,11 @@ export const publicArtworkSchema = z.object({
   collection: z.string(),
   isSold: z.boolean(),
   editionSize: z.number().int().nullable(),
+  /** issue 25, part 7 (originals): where it is signed, framed or not (null: not said), and its own
+   * shipping note — empty: the page shows the default of its size (setting `shipping_notes`). */
+  signature: localized,
+  framed: z.boolean().nullable(),
+  shippingNote: localized,
   displayOrder: z.number().int(),
   /** Content hash of the image master: stable across databases, so it is safe in static pages. */
   image: z
@@ -63,6 +68,11 @@ export async function listPublicArtworks(db: Database): Promise<PublicArtwork[]>
       'a.collection',
       'a.is_sold',
       'a.edition_size',
+      'a.signature_fr',
+      'a.signature_en',
+      'a.framed',
+      'a.shipping_note_fr',
+      'a.shipping_note_en',
       'a.display_order',
       'm.sha256',
       'm.width',
@@ -91,6 +101,9 @@ export async function listPublicArtworks(db: Database): Promise<PublicArtwork[]>
     collection: r.collection,
     isSold: r.is_sold,
     editionSize: r.edition_size,
+    signature: { fr: r.signature_fr, en: r.signature_en },
+    framed: r.framed,
+    shippingNote: { fr: r.shipping_note_fr, en: r.shipping_note_en },
     displayOrder: r.display_order,
     image:
       r.sha256 !== null && r.width !== null && r.height !== null

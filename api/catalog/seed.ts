@@ -43,6 +43,9 @@ const catalogueSchema = z.object({
         dimensions: z.string(),
         price_eur: z.number().int().positive(),
         sold: z.boolean(),
+        /** issue 25, part 7: where it is signed (else DEMO_SIGNATURE) and whether it is framed. */
+        signature: localized.optional(),
+        framed: z.boolean().optional(),
       }),
       print: z
         .object({
@@ -58,6 +61,12 @@ const catalogueSchema = z.object({
 });
 
 export type SeedCatalogue = z.infer<typeof catalogueSchema>;
+
+/** How the artist signs a canvas (issue 25, part 7): the demo originals' default. */
+const DEMO_SIGNATURE = {
+  fr: 'Signée en bas à droite ; titrée, datée et signée au dos',
+  en: 'Signed lower right; titled, dated and signed on the back',
+};
 
 export async function readSeedCatalogue(file = SEED_CATALOGUE): Promise<SeedCatalogue> {
   return catalogueSchema.parse(JSON.parse(await fs.readFile(file, 'utf8')));
@@ -99,6 +108,8 @@ export async function seedDemo(
         stock: work.original.sold ? 0 : 1,
         isSold: work.original.sold,
         editionSize: null,
+        signature: work.original.signature ?? DEMO_SIGNATURE,
+        framed: work.original.framed ?? false,
       },
       ...(work.print
         ? [
@@ -111,6 +122,8 @@ export async function seedDemo(
               stock: work.print.stock,
               isSold: false,
               editionSize: work.print.edition_size,
+              signature: { fr: '', en: '' },
+              framed: null,
             },
           ]
         : []),
@@ -148,6 +161,9 @@ export async function seedDemo(
             display_order: firstPosition + variants.indexOf(v),
             media_id: media.id,
             edition_size: v.editionSize,
+            signature_fr: v.signature.fr,
+            signature_en: v.signature.en,
+            framed: v.framed,
             original_id:
               v.type === 'print' ? (originalId ?? (await idOf(trx, variants[0]!.slug))) : null,
           })

@@ -49,6 +49,7 @@ export interface Artworks {
   dimensions: string;
   display_order: Generated<number>;
   edition_size: number | null;
+  framed: boolean | null;
   id: Generated<number>;
   is_available: Generated<boolean>;
   is_sold: Generated<boolean>;
@@ -56,6 +57,10 @@ export interface Artworks {
   original_id: number | null;
   price_cents: number;
   search_folded: Generated<string | null>;
+  shipping_note_en: Generated<string>;
+  shipping_note_fr: Generated<string>;
+  signature_en: Generated<string>;
+  signature_fr: Generated<string>;
   slug: string;
   stock: Generated<number>;
   technique_en: Generated<string>;

@@ -27,6 +27,23 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   site_maintenance: false,
   currency: 'EUR',
   shipping_info: { default_cost_cents: 1500, free_threshold_cents: 50000 },
+  // issue 25, part 7: what a collector asks before paying for an original, by its longest side.
+  shipping_notes: {
+    small_max_cm: 60,
+    medium_max_cm: 120,
+    small: {
+      fr: 'Expédiée sous 3 jours ouvrés dans un carton renforcé à double cannelure, coins protégés, assurée à sa valeur, remise contre signature.',
+      en: 'Ships within 3 working days in a reinforced double-wall box with corner protectors, insured for its full value, signed for on delivery.',
+    },
+    medium: {
+      fr: 'Expédiée sous 5 à 7 jours ouvrés dans une caisse en bois faite pour elle, assurée à sa valeur, par transporteur avec suivi et remise contre signature.',
+      en: 'Ships within 5 to 7 working days in a wooden crate built for it, insured for its full value, by tracked carrier and signed for on delivery.',
+    },
+    large: {
+      fr: 'Caisse en bois sur mesure et transporteur spécialisé en œuvres d’art : expédition sous 10 à 15 jours ouvrés, assurée à sa valeur, livraison sur rendez-vous.',
+      en: 'Custom wooden crate and a specialist fine-art shipper: ships within 10 to 15 working days, insured for its full value, delivered by appointment.',
+    },
+  },
   promo_codes: [
     { code: 'WELCOME10', discount: 10, active: true },
     { code: 'ART20', discount: 20, active: true },
@@ -91,6 +108,8 @@ export const PUBLISHED_KEYS = new Set<SettingKey>([
   'legal_identity',
   // Read live for money (cart, checkout); the prerendered prices show it too.
   'currency',
+  // Printed on the originals' pages (issue 25, part 7).
+  'shipping_notes',
 ]);
 
 // The live cache: one loaded copy per database handle, shared by the server and the Astro handler

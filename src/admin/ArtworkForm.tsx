@@ -12,6 +12,7 @@ import {
 } from '../schemas/artworks.ts';
 import { fieldErrors } from '../schemas/fields.ts';
 import { adminCall, type AdminError } from './api.ts';
+import CollectorFields, { readCollectorFields } from './artworks/CollectorFields.tsx';
 
 interface Props {
   work: AdminArtwork | null;
@@ -125,6 +126,7 @@ export default function ArtworkForm({
       isAvailable: data.get('isAvailable') === 'on',
       isSold: !print && data.get('isSold') === 'on',
       originalId: print && text('originalId') !== '' ? Number(text('originalId')) : null,
+      ...(print ? {} : readCollectorFields(data)),
       imageSha256: image?.sha256 ?? null,
     };
   }
@@ -399,6 +401,7 @@ export default function ArtworkForm({
             </label>
           )}
         </div>
+        {!print && <CollectorFields value={value} t={t} error={error} invalid={invalid} />}
         <div className="flex flex-wrap gap-6">
           <label className="flex min-h-11 items-center gap-2">
             <input

@@ -45,6 +45,11 @@ const fields = {
   isSold: z.boolean(),
   /** A print's original (the explicit link, docs/decisions/016). */
   originalId: id.nullable(),
+  /** issue 25, part 7: where an original is signed, whether it is framed (null: not said), and its
+   * own shipping note (empty: the default of its size). Optional: left out, they stay as they are. */
+  signature: localized(200).optional(),
+  framed: z.boolean().nullable().optional(),
+  shippingNote: localized(600, true).optional(),
   /** The uploaded image (api/media), by its content hash. */
   imageSha256: z
     .string()
@@ -105,6 +110,10 @@ export interface AdminArtwork {
   isAvailable: boolean;
   isSold: boolean;
   originalId: number | null;
+  /** issue 25, part 7 (originals): see the input fields above. */
+  signature: { fr: string; en: string };
+  framed: boolean | null;
+  shippingNote: { fr: string; en: string };
   displayOrder: number;
   /** 1-based place in the gallery's order (back office §2: display_order + 1 of the old site). */
   position: number;

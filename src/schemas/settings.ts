@@ -4,6 +4,7 @@
 // for the back office's island. Money is stored in cents; the screen shows euros.
 import * as z from 'zod/mini';
 import { CURRENCIES } from '../domain/currencies.ts';
+import type { ShippingNotes } from '../domain/shipping-note.ts';
 import { multiLine, singleLine } from './text.ts';
 
 /** §5: the three promo code messages, verbatim. */
@@ -88,6 +89,45 @@ const httpUrl = (error: string) =>
     singleLine(error),
   );
 
+/** issue 25, part 7: one default note per size class, both languages (the E-commerce tab). */
+const shippingNote = (label: string) =>
+  z.object({
+    fr: text(600, `${label}\u00a0: la note en français est obligatoire`, 'multi'),
+    en: text(600, `${label}\u00a0: la note en anglais est obligatoire`, 'multi'),
+  });
+const centimetres = (label: string) =>
+  z
+    .number({ error: `${label}\u00a0: nombre de centimètres invalide` })
+    .check(
+      z.int({ error: `${label}\u00a0: nombre entier de centimètres` }),
+      z.gte(1, { error: `${label}\u00a0: au moins 1 cm` }),
+      z.lte(1000, { error: `${label}\u00a0: 1\u202f000 cm au plus` }),
+    );
+export const SHIPPING_NOTES_ORDER = 'La limite des grands formats doit dépasser celle des petits';
+
+export const shippingNotesSchema = z
+  .object({
+    small_max_cm: centimetres('Petits formats'),
+    medium_max_cm: centimetres('Formats moyens'),
+    small: shippingNote('Petits formats'),
+    medium: shippingNote('Formats moyens'),
+    large: shippingNote('Grands formats'),
+  })
+  .check(
+    z.superRefine((notes, ctx) => {
+      if (notes.medium_max_cm <= notes.small_max_cm)
+        ctx.addIssue({
+          code: 'custom',
+          message: SHIPPING_NOTES_ORDER,
+          path: ['medium_max_cm'],
+          input: notes.medium_max_cm,
+        });
+    }),
+  );
+// The kernel's rule (src/domain/shipping-note.ts) reads exactly what this schema gives.
+type CheckNotes<T extends ShippingNotes> = T;
+export type ShippingNotesSetting = CheckNotes<z.infer<typeof shippingNotesSchema>>;
+
 const hhmm = z.nullable(z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/)));
 
 export const settingsSchema = z.object({
@@ -119,6 +159,8 @@ export const settingsSchema = z.object({
     free_threshold_cents: euroCents('Seuil de livraison gratuite'),
   }),
   promo_codes: promoCodesSchema,
+  /** How an original travels, by size (issue 25, part 7): a work's own note comes first. */
+  shipping_notes: shippingNotesSchema,
   /** The artist's portrait on the about page (a stored image master), or none. */
   artist_portrait: z.nullable(
     z.object({
@@ -177,7 +219,7 @@ export const SETTINGS_TABS = {
     'site_maintenance',
     'legal_identity',
   ],
-  commerce: ['currency', 'shipping_info'],
+  commerce: ['currency', 'shipping_info', 'shipping_notes'],
   promotions: ['promo_codes', 'promo_banner_code'],
 } as const satisfies Record<string, readonly SettingKey[]>;
 export type SettingsTab = keyof typeof SETTINGS_TABS;

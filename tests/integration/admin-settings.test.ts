@@ -34,7 +34,12 @@ import {
 import { POST as CART_PROMO } from '../../src/pages/api/cart/promo.ts';
 import { POST as CHECKOUT } from '../../src/pages/api/checkout/index.ts';
 import { GET, PATCH } from '../../src/pages/api/admin/settings.ts';
-import { PROMO_MESSAGES, SETTINGS_TABS, type SettingsView } from '../../src/schemas/settings.ts';
+import {
+  PROMO_MESSAGES,
+  SETTINGS_TABS,
+  SHIPPING_NOTES_ORDER,
+  type SettingsView,
+} from '../../src/schemas/settings.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { callEndpoint } from '../helpers/endpoint.ts';
 import { makeArtwork, makeUser } from '../helpers/factories.ts';
@@ -197,8 +202,29 @@ describe('each tab round-trips', () => {
       },
     ],
     commerce: [
-      { currency: 'GBP', shipping_info: { default_cost_cents: 1999, free_threshold_cents: 30000 } },
-      { currency: 'GBP', shipping_info: { default_cost_cents: 1999, free_threshold_cents: 30000 } },
+      {
+        currency: 'GBP',
+        shipping_info: { default_cost_cents: 1999, free_threshold_cents: 30000 },
+        // issue 25, part 7: the originals' shipping notes by size, trimmed.
+        shipping_notes: {
+          small_max_cm: 50,
+          medium_max_cm: 150,
+          small: { fr: ' Carton renforcé, sous 2 jours. ', en: 'Reinforced box, within 2 days.' },
+          medium: { fr: 'Caisse en bois, sous 5 jours.', en: 'Wooden crate, within 5 days.' },
+          large: { fr: 'Transporteur d’art, sous 15 jours.', en: 'Art shipper, within 15 days.' },
+        },
+      },
+      {
+        currency: 'GBP',
+        shipping_info: { default_cost_cents: 1999, free_threshold_cents: 30000 },
+        shipping_notes: {
+          small_max_cm: 50,
+          medium_max_cm: 150,
+          small: { fr: 'Carton renforcé, sous 2 jours.', en: 'Reinforced box, within 2 days.' },
+          medium: { fr: 'Caisse en bois, sous 5 jours.', en: 'Wooden crate, within 5 days.' },
+          large: { fr: 'Transporteur d’art, sous 15 jours.', en: 'Art shipper, within 15 days.' },
+        },
+      },
     ],
     promotions: [
       {
@@ -268,6 +294,26 @@ describe('a refused value saves nothing', () => {
       'Seuil de livraison gratuite : montant invalide',
     ],
     ['currency', { currency: 'JPY' }, 'Devise non proposée (EUR, USD ou GBP)'],
+    [
+      'shipping_notes.medium_max_cm',
+      { shipping_notes: { ...DEFAULT_SETTINGS.shipping_notes, medium_max_cm: 60 } },
+      SHIPPING_NOTES_ORDER,
+    ],
+    [
+      'shipping_notes.large.en',
+      {
+        shipping_notes: {
+          ...DEFAULT_SETTINGS.shipping_notes,
+          large: { fr: 'Caisse', en: '   ' },
+        },
+      },
+      'Grands formats\u00a0: la note en anglais est obligatoire',
+    ],
+    [
+      'shipping_notes.small_max_cm',
+      { shipping_notes: { ...DEFAULT_SETTINGS.shipping_notes, small_max_cm: 12.5 } },
+      'Petits formats\u00a0: nombre entier de centimètres',
+    ],
     [
       'legal_identity.siret',
       { legal_identity: { ...DEFAULT_SETTINGS.legal_identity, siret: '1234' } },

@@ -8,6 +8,7 @@ import { formatWholeMoney } from '../../domain/money.ts';
 import type { PaymentState, SiteSettings } from '../../schemas/settings.ts';
 import type { CommerceDraft } from './drafts.ts';
 import { Field, INPUT, rich, type Translate } from './kit.tsx';
+import ShippingNotesFieldset from './ShippingNotesFieldset.tsx';
 
 interface Props {
   t: Translate;
@@ -162,6 +163,15 @@ export default function CommerceTab({
           )}
         </div>
       </fieldset>
+
+      <ShippingNotesFieldset
+        t={t}
+        draft={draft}
+        errors={errors}
+        update={update}
+        fieldset={FIELDSET}
+        legend={LEGEND}
+      />
 
       <section aria-labelledby="settings-payment" className={FIELDSET}>
         <h2 id="settings-payment" className={LEGEND}>

@@ -32,12 +32,27 @@ export const GENERAL_PATHS = [
   'legal_identity.vat_mention',
 ] as const;
 
-export interface CommerceDraft {
+export interface CommerceDraft extends Record<(typeof SHIPPING_NOTE_PATHS)[number], string> {
   currency: string;
   /** Euros as typed ('15.00'). */
   'shipping_info.default_cost_cents': string;
   'shipping_info.free_threshold_cents': string;
 }
+
+/** issue 25, part 7: the originals' shipping notes by size, as the E-commerce tab holds them. */
+export const SHIPPING_NOTE_PATHS = [
+  'shipping_notes.small_max_cm',
+  'shipping_notes.medium_max_cm',
+  'shipping_notes.small.fr',
+  'shipping_notes.small.en',
+  'shipping_notes.medium.fr',
+  'shipping_notes.medium.en',
+  'shipping_notes.large.fr',
+  'shipping_notes.large.en',
+] as const;
+
+/** Centimetres as typed → a number; NaN when empty or not a number (the schema names the field). */
+const centimetres = (typed: string) => (typed.trim() === '' ? NaN : Number(typed.trim()));
 
 export interface PromotionsDraft {
   promo_codes: PromoCode[];
@@ -84,6 +99,14 @@ export function draftOf<T extends SettingsTab>(tab: T, s: SiteSettings): Drafts[
         s.shipping_info.free_threshold_cents,
         false,
       ),
+      'shipping_notes.small_max_cm': String(s.shipping_notes.small_max_cm),
+      'shipping_notes.medium_max_cm': String(s.shipping_notes.medium_max_cm),
+      'shipping_notes.small.fr': s.shipping_notes.small.fr,
+      'shipping_notes.small.en': s.shipping_notes.small.en,
+      'shipping_notes.medium.fr': s.shipping_notes.medium.fr,
+      'shipping_notes.medium.en': s.shipping_notes.medium.en,
+      'shipping_notes.large.fr': s.shipping_notes.large.fr,
+      'shipping_notes.large.en': s.shipping_notes.large.en,
     }),
     promotions: () => ({
       promo_codes: s.promo_codes.map((code) => ({ ...code })),
@@ -123,6 +146,13 @@ export function patchOf<T extends SettingsTab>(
       shipping_info: {
         default_cost_cents: eurosToCents(d['shipping_info.default_cost_cents']),
         free_threshold_cents: eurosToCents(d['shipping_info.free_threshold_cents']),
+      },
+      shipping_notes: {
+        small_max_cm: centimetres(d['shipping_notes.small_max_cm']),
+        medium_max_cm: centimetres(d['shipping_notes.medium_max_cm']),
+        small: { fr: d['shipping_notes.small.fr'], en: d['shipping_notes.small.en'] },
+        medium: { fr: d['shipping_notes.medium.fr'], en: d['shipping_notes.medium.en'] },
+        large: { fr: d['shipping_notes.large.fr'], en: d['shipping_notes.large.en'] },
       },
     };
   }
