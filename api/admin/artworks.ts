@@ -17,6 +17,7 @@ import type { DB } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import type { MediaStorage } from '../media/storage.ts';
 import type { Payments } from '../payments/index.ts';
+import { mediaOfWork, readImages, writeImages } from './artwork-images.ts';
 import { audit, type Actor } from './audit.ts';
 
 type Trx = Transaction<DB>;
@@ -103,6 +104,7 @@ function toAdmin(r: Row): AdminArtwork {
       r.sha256 && r.width && r.height
         ? { sha256: r.sha256, width: r.width, height: r.height }
         : null,
+    images: [],
     version: r.version,
   };
 }
@@ -169,7 +171,11 @@ export async function getAdminArtwork(db: Database | Trx, id: number): Promise<A
   if (!row) throw new AppError('not_found', { message: 'No such artwork.' });
   // The position of a single row comes from the whole list.
   const list = await rows(db).execute();
-  return toAdmin({ ...row, position: list.find((r) => r.id === id)?.position ?? row.position });
+  const images = (await readImages(db, [id])).get(id) ?? [];
+  return {
+    ...toAdmin({ ...row, position: list.find((r) => r.id === id)?.position ?? row.position }),
+    images,
+  };
 }
 
 function slugify(title: string): string {
@@ -284,11 +290,13 @@ export async function createArtwork(
         framed: original ? (input.framed ?? null) : null,
         shipping_note_fr: original ? (input.shippingNote?.fr ?? '') : '',
         shipping_note_en: original ? (input.shippingNote?.en ?? '') : '',
-        media_id: await mediaIdOf(trx, input.imageSha256),
+        media_id: input.images ? null : await mediaIdOf(trx, input.imageSha256 ?? null),
         display_order: Number(first?.min ?? 1) - 1,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // The list, when given, is the whole truth (its first photo becomes the card image).
+    if (input.images) await writeImages(trx, row.id, input.images);
     const after = await getAdminArtwork(trx, row.id);
     await audit(trx, actor, 'artwork.create', 'artwork', row.id, null, after);
     return after;
@@ -385,11 +393,14 @@ export async function updateArtwork(
         ...(patch.shippingNote && original
           ? { shipping_note_fr: patch.shippingNote.fr, shipping_note_en: patch.shippingNote.en }
           : {}),
-        ...(patch.imageSha256 ? { media_id: await mediaIdOf(trx, patch.imageSha256) } : {}),
+        ...(patch.imageSha256 && !patch.images
+          ? { media_id: await mediaIdOf(trx, patch.imageSha256) }
+          : {}),
         updated_at: new Date(),
       })
       .where('id', '=', id)
       .execute();
+    if (patch.images) await writeImages(trx, id, patch.images);
     const after = await getAdminArtwork(trx, id);
     await audit(
       trx,
@@ -500,7 +511,7 @@ export async function deleteArtwork(
   id: number,
   actor: Actor,
 ): Promise<{ archived: boolean }> {
-  let unusedFile: string | null = null;
+  const unusedFiles: string[] = [];
   const result = await deps.db.transaction().execute(async (trx) => {
     const before = await lockFresh(trx, id, undefined);
     const ordered = await trx
@@ -519,42 +530,49 @@ export async function deleteArtwork(
       await audit(trx, actor, 'artwork.archive', 'artwork', id, before, null);
       return { archived: true };
     }
-    const media = await trx
+    const photos = await mediaOfWork(trx, id);
+    const card = await trx
       .selectFrom('artworks')
       .select('media_id')
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     await trx.deleteFrom('artworks').where('id', '=', id).execute();
-    if (media.media_id) {
-      const used = await trx
-        .selectFrom('artworks')
-        .select('id')
-        .where('media_id', '=', media.media_id)
-        .limit(1)
-        .executeTakeFirst();
-      // The portrait setting names its image by hash: never remove that one.
-      const portrait = await trx
-        .selectFrom('site_settings')
-        .select('key')
-        .where('key', '=', 'artist_portrait')
-        .where(
-          sql<boolean>`value->>'sha256' = (SELECT sha256 FROM media WHERE id = ${media.media_id})`,
-        )
-        .executeTakeFirst();
-      if (!used && !portrait) {
-        const removed = await trx
-          .deleteFrom('media')
-          .where('id', '=', media.media_id)
-          .returning('storage_key')
-          .executeTakeFirst();
-        unusedFile = removed?.storage_key ?? null;
-      }
+    for (const mediaId of new Set([...(card.media_id ? [card.media_id] : []), ...photos])) {
+      const file = await removeIfUnused(trx, mediaId);
+      if (file) unusedFiles.push(file);
     }
     await audit(trx, actor, 'artwork.delete', 'artwork', id, before, null);
     return { archived: false };
   });
   // After the commit: a failed removal leaves a file nobody references, never a missing one.
-  if (unusedFile && deps.storage) await deps.storage.remove(unusedFile).catch(() => {});
+  if (deps.storage) for (const file of unusedFiles) await deps.storage.remove(file).catch(() => {});
   requestPublish(`artwork ${id} ${result.archived ? 'archived' : 'deleted'}`);
   return result;
+}
+
+/** Deletes a media row no work and no setting uses any more: its master's storage key, else null. */
+async function removeIfUnused(trx: Trx, mediaId: string): Promise<string | null> {
+  const used = await trx
+    .selectFrom('artworks')
+    .select('id')
+    .where('media_id', '=', mediaId)
+    .union(
+      trx.selectFrom('artwork_images').select('artwork_id as id').where('media_id', '=', mediaId),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  // The portrait setting names its image by hash: never remove that one.
+  const portrait = await trx
+    .selectFrom('site_settings')
+    .select('key')
+    .where('key', '=', 'artist_portrait')
+    .where(sql<boolean>`value->>'sha256' = (SELECT sha256 FROM media WHERE id = ${mediaId})`)
+    .executeTakeFirst();
+  if (used || portrait) return null;
+  const removed = await trx
+    .deleteFrom('media')
+    .where('id', '=', mediaId)
+    .returning('storage_key')
+    .executeTakeFirst();
+  return removed?.storage_key ?? null;
 }

@@ -2,18 +2,20 @@
 // URLs (a server that fetches any URL is an SSRF hole). The bytes decide the type (JPEG, PNG or
 // WebP magic numbers), not the name or the browser's claim; sharp decodes them with a pixel limit
 // (decompression bombs), orients them from EXIF, converts to sRGB and re-encodes: the stored master
-// carries no metadata block at all (a phone photo's GPS position never reaches the public).
+// carries no metadata block at all (a phone photo's GPS position never reaches the public). A photo
+// larger than MASTER_MAX_SIDE on its long side is downscaled to it, not refused (issue 25: the zoom
+// shows the master at its own size, and 4 000 px is what a screen can use of a painting).
 import sharp from 'sharp';
 import type { Database } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
 import { storeMaster, type StoredMedia } from '../media/index.ts';
+import { MASTER_MAX_SIDE } from '../media/variants.ts';
 import type { MediaStorage } from '../media/storage.ts';
 
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 /** 50 megapixels: a large camera's photo, far below what a bomb expands to. */
 export const MAX_PIXELS = 50_000_000;
 const MIN_SIDE = 400;
-const MAX_SIDE = 12_000;
 
 type Kind = 'jpeg' | 'png' | 'webp';
 
@@ -57,10 +59,19 @@ export async function storeUpload(
     const meta = await image.metadata();
     const width = meta.autoOrient?.width ?? meta.width ?? 0;
     const height = meta.autoOrient?.height ?? meta.height ?? 0;
-    if (Math.min(width, height) < MIN_SIDE || Math.max(width, height) > MAX_SIDE)
-      throw refuse('admin.upload.error.size');
+    // The short side as it will be stored (after a downscale to MASTER_MAX_SIDE).
+    const k = Math.min(1, MASTER_MAX_SIDE / Math.max(width, height));
+    if (Math.round(Math.min(width, height) * k) < MIN_SIDE) throw refuse('admin.upload.error.size');
     // rotate(): EXIF orientation applied; no keepMetadata/withMetadata: every block is dropped.
-    const pipeline = image.rotate().toColourspace('srgb');
+    const pipeline = image
+      .rotate()
+      .resize({
+        width: MASTER_MAX_SIDE,
+        height: MASTER_MAX_SIDE,
+        fit: 'inside',
+        withoutEnlargement: true,
+      })
+      .toColourspace('srgb');
     clean =
       kind === 'png'
         ? await pipeline.png({ compressionLevel: 9 }).toBuffer()

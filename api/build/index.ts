@@ -135,7 +135,10 @@ export async function readBuildInfo(outDir: string): Promise<BuildInfo | null> {
 export function snapshotImages(snapshot: CatalogSnapshot): { sha256: string; width: number }[] {
   const portrait = snapshot.settings.artist_portrait;
   return [
-    ...snapshot.artworks.flatMap((a) => (a.image ? [a.image] : [])),
+    // Every photo of a work (issue 25): the card first; the zoom's full size is never warmed.
+    ...snapshot.artworks.flatMap((a) =>
+      a.images.length > 0 ? a.images : a.image ? [a.image] : [],
+    ),
     ...(portrait ? [portrait] : []),
   ];
 }

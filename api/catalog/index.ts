@@ -1,8 +1,20 @@
 // The public catalogue: what visitors may see, as plain domain objects (no rows leak out).
 import { z } from 'zod';
 import type { Database } from '../db/index.ts';
+import { imageAlt } from '../../src/schemas/artworks.ts';
 
 const localized = z.object({ fr: z.string(), en: z.string() });
+
+/** One photo of a work (issue 25): `alt` is its caption, or the title when the owner left it empty
+ * (src/schemas/artworks.ts imageAlt); `caption` is what the owner wrote, shown under it. */
+export const publicImageSchema = z.object({
+  sha256: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  alt: localized,
+  caption: localized,
+});
+export type PublicImage = z.infer<typeof publicImageSchema>;
 
 /** The public shape of a work; also the schema of the build-time `artworks` collection. */
 export const publicArtworkSchema = z.object({
@@ -28,15 +40,11 @@ export const publicArtworkSchema = z.object({
   framed: z.boolean().nullable(),
   shippingNote: localized,
   displayOrder: z.number().int(),
-  /** Content hash of the image master: stable across databases, so it is safe in static pages. */
-  image: z
-    .object({
-      sha256: z.string(),
-      width: z.number().int(),
-      height: z.number().int(),
-      alt: localized,
-    })
-    .nullable(),
+  /** Content hash of the image master: stable across databases, so it is safe in static pages.
+   * The card image: the first of `images`. */
+  image: publicImageSchema.nullable(),
+  /** Every photo of the work, in the owner's order (at most 8). */
+  images: z.array(publicImageSchema),
 });
 
 export type PublicArtwork = z.infer<typeof publicArtworkSchema>;
@@ -48,7 +56,6 @@ export type Localized = z.infer<typeof localized>;
 export async function listPublicArtworks(db: Database): Promise<PublicArtwork[]> {
   const rows = await db
     .selectFrom('artworks as a')
-    .leftJoin('media as m', 'm.id', 'a.media_id')
     .select([
       'a.id',
       'a.slug',
@@ -74,47 +81,84 @@ export async function listPublicArtworks(db: Database): Promise<PublicArtwork[]>
       'a.shipping_note_fr',
       'a.shipping_note_en',
       'a.display_order',
-      'm.sha256',
-      'm.width',
-      'm.height',
-      'm.alt_fr',
-      'm.alt_en',
     ])
     .where('a.is_available', '=', true)
     .orderBy('a.display_order', 'asc')
     .orderBy('a.created_at', 'desc')
     .orderBy('a.id', 'asc')
     .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    slug: r.slug,
-    type: r.artwork_type === 'original' ? 'original' : 'print',
-    originalId: r.original_id,
-    title: { fr: r.title_fr, en: r.title_en },
-    description: { fr: r.description_fr, en: r.description_en },
-    technique: { fr: r.technique_fr, en: r.technique_en },
-    dimensions: r.dimensions,
-    year: r.year,
-    priceCents: r.price_cents,
-    stock: r.stock,
-    category: r.category as Category,
-    collection: r.collection,
-    isSold: r.is_sold,
-    editionSize: r.edition_size,
-    signature: { fr: r.signature_fr, en: r.signature_en },
-    framed: r.framed,
-    shippingNote: { fr: r.shipping_note_fr, en: r.shipping_note_en },
-    displayOrder: r.display_order,
-    image:
-      r.sha256 !== null && r.width !== null && r.height !== null
-        ? {
-            sha256: r.sha256,
-            width: r.width,
-            height: r.height,
-            alt: { fr: r.alt_fr ?? r.title_fr, en: r.alt_en ?? r.title_en },
-          }
-        : null,
-  }));
+  const photos = await imagesOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => {
+    const title = { fr: r.title_fr, en: r.title_en };
+    const list = photos.get(r.id) ?? [];
+    const images = list.map((p, index) => ({
+      sha256: p.sha256,
+      width: p.width,
+      height: p.height,
+      caption: p.caption,
+      alt: {
+        fr: imageAlt(p.caption.fr, title.fr, index, list.length),
+        en: imageAlt(p.caption.en, title.en, index, list.length),
+      },
+    }));
+    return {
+      id: r.id,
+      slug: r.slug,
+      type: r.artwork_type === 'original' ? 'original' : 'print',
+      originalId: r.original_id,
+      title: { fr: r.title_fr, en: r.title_en },
+      description: { fr: r.description_fr, en: r.description_en },
+      technique: { fr: r.technique_fr, en: r.technique_en },
+      dimensions: r.dimensions,
+      year: r.year,
+      priceCents: r.price_cents,
+      stock: r.stock,
+      category: r.category as Category,
+      collection: r.collection,
+      isSold: r.is_sold,
+      editionSize: r.edition_size,
+      signature: { fr: r.signature_fr, en: r.signature_en },
+      framed: r.framed,
+      shippingNote: { fr: r.shipping_note_fr, en: r.shipping_note_en },
+      displayOrder: r.display_order,
+      image: images[0] ?? null,
+      images,
+    };
+  });
+}
+
+/** The photos of the works `ids`, in order: one query for the whole catalogue. */
+async function imagesOf(
+  db: Database,
+  ids: number[],
+): Promise<Map<number, { sha256: string; width: number; height: number; caption: Localized }[]>> {
+  const byWork = new Map<
+    number,
+    { sha256: string; width: number; height: number; caption: Localized }[]
+  >();
+  if (ids.length === 0) return byWork;
+  const rows = await db
+    .selectFrom('artwork_images as i')
+    .innerJoin('media as m', 'm.id', 'i.media_id')
+    .select(['i.artwork_id', 'i.caption_fr', 'i.caption_en', 'm.sha256', 'm.width', 'm.height'])
+    .where('i.artwork_id', 'in', ids)
+    .orderBy('i.artwork_id')
+    .orderBy('i.position')
+    .execute();
+  for (const r of rows) {
+    const list = byWork.get(r.artwork_id) ?? [];
+    list.push({
+      sha256: r.sha256,
+      width: r.width,
+      height: r.height,
+      caption: { fr: r.caption_fr, en: r.caption_en },
+    });
+    byWork.set(r.artwork_id, list);
+  }
+  return byWork;
 }
 
 export interface Availability {

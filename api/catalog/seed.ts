@@ -7,9 +7,10 @@ import { z } from 'zod';
 import type { AppConfig } from '../config.ts';
 import type { Database, Executor } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { renderComposition } from '../media/compose.ts';
+import { renderComposition, renderDetail } from '../media/compose.ts';
+import { renderInSitu } from '../media/in-situ.ts';
 import { renderPortrait } from '../media/portrait.ts';
-import { storeMaster } from '../media/index.ts';
+import { storeMaster, type StoredMedia } from '../media/index.ts';
 import { diskStorage, type MediaStorage } from '../media/storage.ts';
 import { insertMissingDefaults, invalidateSettings } from '../settings/index.ts';
 
@@ -38,6 +39,21 @@ const catalogueSchema = z.object({
         width: z.number().int(),
         height: z.number().int(),
       }),
+      /** issue 25: more photos after the main one — a close detail of the composition, or the
+       * work hung on a wall at its real size (api/media/in-situ.ts). */
+      views: z
+        .array(
+          z.discriminatedUnion('kind', [
+            z.object({
+              kind: z.literal('detail'),
+              crop: z.object({ x: z.number(), y: z.number(), size: z.number() }),
+              caption: localized,
+            }),
+            z.object({ kind: z.literal('in-situ'), caption: localized }),
+          ]),
+        )
+        .max(7)
+        .optional(),
       original: z.object({
         technique: localized,
         dimensions: z.string(),
@@ -109,7 +125,8 @@ export async function seedDemo(
         isSold: work.original.sold,
         editionSize: null,
         signature: work.original.signature ?? DEMO_SIGNATURE,
-        framed: work.original.framed ?? false,
+        // A sculpture has no frame to speak of: not said rather than "unframed".
+        framed: work.original.framed ?? (work.category === 'sculpture' ? null : false),
       },
       ...(work.print
         ? [
@@ -134,7 +151,16 @@ export async function seedDemo(
     if (missing.length === 0) continue;
 
     // Rendering is the slow part (≈0.3 s an image): only for works not seeded yet.
-    const media = await storeMaster(db, storage, await renderComposition(work.image), work.title);
+    const composition = await renderComposition(work.image);
+    const media = await storeMaster(db, storage, composition, work.title);
+    const views: { media: StoredMedia; view: NonNullable<typeof work.views>[number] }[] = [];
+    for (const view of work.views ?? []) {
+      const bytes =
+        view.kind === 'detail'
+          ? await renderDetail(work.image, view.crop)
+          : await renderInSitu(composition, work.original.dimensions);
+      views.push({ media: await storeMaster(db, storage, bytes, view.caption), view });
+    }
     await db.transaction().execute(async (trx) => {
       // The print names its original (artworks.original_id): inserted first, or already there.
       let originalId: number | null = null;
@@ -171,6 +197,20 @@ export async function seedDemo(
           .returning('id')
           .executeTakeFirst();
         if (result && v.type === 'original') originalId = result.id;
+        // Photo 0 is the card image (written by the trigger from media_id); the others follow.
+        if (result && views.length > 0)
+          await trx
+            .insertInto('artwork_images')
+            .values(
+              views.map(({ media: m, view }, index) => ({
+                artwork_id: result.id,
+                position: index + 1,
+                media_id: m.id,
+                caption_fr: view.caption.fr,
+                caption_en: view.caption.en,
+              })),
+            )
+            .execute();
         if (result) artworksInserted += 1;
       }
     });

@@ -38,6 +38,14 @@ export interface AdminInvitations {
   used_at: Timestamp | null;
 }
 
+export interface ArtworkImages {
+  artwork_id: number;
+  caption_en: Generated<string>;
+  caption_fr: Generated<string>;
+  media_id: string;
+  position: number;
+}
+
 export interface Artworks {
   archived_at: Timestamp | null;
   artwork_type: Generated<string>;
@@ -388,6 +396,7 @@ export interface WorkViews {
 
 export interface DB {
   admin_invitations: AdminInvitations;
+  artwork_images: ArtworkImages;
   artworks: Artworks;
   audit_log: AuditLog;
   cart_items: CartItems;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseVariantPath, srcset, srcsetEntries, variantUrl } from './variants.ts';
+import {
+  fullSize,
+  parseVariantPath,
+  srcset,
+  srcsetEntries,
+  variantUrl,
+  zoomVariantUrl,
+} from './variants.ts';
 
 const SHA = 'a'.repeat(62) + '0f';
 
@@ -22,8 +29,19 @@ describe('parseVariantPath', () => {
     }
   });
 
+  it('accepts the zoom’s full size, by name', () => {
+    expect(parseVariantPath(`/media/${SHA}/full.webp`)).toEqual({
+      sha256: SHA,
+      width: 'full',
+      format: 'webp',
+    });
+  });
+
   it.each([
     ['a width that is not offered', `/media/${SHA}/401.avif`],
+    ['the former zoom width', `/media/${SHA}/2400.webp`],
+    ['an uppercase full', `/media/${SHA}/FULL.webp`],
+    ['full with a width', `/media/${SHA}/full400.webp`],
     ['a width with a leading zero', `/media/${SHA}/0400.avif`],
     ['a width of zero', `/media/${SHA}/0.webp`],
     ['a fractional width', `/media/${SHA}/400.5.webp`],
@@ -72,5 +90,23 @@ describe('srcset', () => {
   it('always offers the smallest variant', () => {
     expect(srcset(SHA, 'avif', 300)).toBe(`/media/${SHA}/400.avif 300w`);
     expect(srcsetEntries(16)).toEqual([{ width: 400, rendered: 16 }]);
+  });
+});
+
+describe('the zoom’s image', () => {
+  it('is the master at its own size, up to 4 000 px on its long side', () => {
+    expect(zoomVariantUrl(SHA, 3200, 4000)).toEqual({
+      url: `/media/${SHA}/full.webp`,
+      width: 3200,
+      height: 4000,
+    });
+    expect(fullSize(1200, 1500)).toEqual({ width: 1200, height: 1500 });
+    // A master stored before uploads were capped is drawn at 4 000 px.
+    expect(fullSize(9000, 6000)).toEqual({ width: 4000, height: 2667 });
+  });
+
+  it('is never part of a srcset', () => {
+    expect(srcset(SHA, 'webp', 4000)).not.toContain('full');
+    expect(srcsetEntries(4000).map((e) => e.width)).toEqual([400, 800, 1200]);
   });
 });

@@ -9,11 +9,14 @@ import type { MediaStorage } from './storage.ts';
 
 export const VARIANT_WIDTHS = [400, 800, 1200] as const;
 /**
- * The gallery's zoom view (issue 9): a larger variant rendered only when a visitor opens the zoom,
- * never in a srcset nor warmed at start-up.
+ * The zoom's image (issue 25, docs/decisions/041-artwork-views.md): the master at its own size, at
+ * most MASTER_MAX_SIDE on its long side — rendered only when a visitor opens the zoom, cached like
+ * the others, never in a srcset nor warmed at start-up.
  */
-export const ZOOM_WIDTH = 2400;
-export type VariantWidth = (typeof VARIANT_WIDTHS)[number] | typeof ZOOM_WIDTH;
+export const FULL = 'full';
+/** The long side a stored master keeps at most (uploads are downscaled to it, api/admin/uploads). */
+export const MASTER_MAX_SIDE = 4000;
+export type VariantWidth = (typeof VARIANT_WIDTHS)[number] | typeof FULL;
 export const VARIANT_FORMATS = ['avif', 'webp'] as const;
 export type VariantFormat = (typeof VARIANT_FORMATS)[number];
 
@@ -44,23 +47,29 @@ const CONTENT_TYPES: Record<VariantFormat, string> = {
 };
 
 const SHA256 = /^[0-9a-f]{64}$/;
-const FILE = /^(\d+)\.([a-z]+)$/;
+const FILE = /^(\d+|full)\.([a-z]+)$/;
 
 export function variantUrl(sha256: string, width: VariantWidth, format: VariantFormat): string {
   return `/media/${sha256}/${width}.${format}`;
 }
 
-const isWidth = (value: number): value is VariantWidth =>
-  value === ZOOM_WIDTH || (VARIANT_WIDTHS as readonly number[]).includes(value);
+const isWidth = (value: number | string): value is VariantWidth =>
+  value === FULL || (VARIANT_WIDTHS as readonly (number | string)[]).includes(value);
 
-/** The zoom view's image: the 2400 variant when the master is larger than 1200, else 1200. */
+/** The size of the full variant of a master: its own, or scaled down to MASTER_MAX_SIDE (a master
+ * stored before uploads were capped). */
+export function fullSize(width: number, height: number): { width: number; height: number } {
+  const k = Math.min(1, MASTER_MAX_SIDE / Math.max(width, height));
+  return { width: Math.round(width * k), height: Math.round(height * k) };
+}
+
+/** The zoom's image: the full variant (WebP: every browser), with the size it is rendered at. */
 export function zoomVariantUrl(
   sha256: string,
   masterWidth: number,
-): { url: string; width: number } {
-  const largest = 1200 satisfies (typeof VARIANT_WIDTHS)[number];
-  const width = masterWidth > largest ? ZOOM_WIDTH : largest;
-  return { url: variantUrl(sha256, width, 'webp'), width: Math.min(width, masterWidth) };
+  masterHeight: number = masterWidth,
+): { url: string; width: number; height: number } {
+  return { url: variantUrl(sha256, FULL, 'webp'), ...fullSize(masterWidth, masterHeight) };
 }
 const isFormat = (value: string): value is VariantFormat =>
   (VARIANT_FORMATS as readonly string[]).includes(value);
@@ -75,7 +84,7 @@ export function parseVariantPath(pathname: string): VariantRequest | null {
   if (!match) return null;
   const [, digits = '', format = ''] = match;
   // No leading zeros: one URL per variant, so caches never hold the same image twice.
-  const width = Number(digits);
+  const width = digits === FULL ? FULL : Number(digits);
   if (String(width) !== digits || !isWidth(width) || !isFormat(format)) return null;
   return { sha256, width, format };
 }
@@ -144,7 +153,16 @@ async function render(
   const master = await storage.get(storageKey);
   const image = sharp(master)
     .autoOrient()
-    .resize({ width, withoutEnlargement: true, fit: 'inside' });
+    .resize(
+      width === FULL
+        ? {
+            width: MASTER_MAX_SIDE,
+            height: MASTER_MAX_SIDE,
+            withoutEnlargement: true,
+            fit: 'inside',
+          }
+        : { width, withoutEnlargement: true, fit: 'inside' },
+    );
   const bytes = await ENCODE[format](image).toBuffer();
   await fs.mkdir(path.dirname(file), { recursive: true });
   // Write then rename: another process serving the same cache never reads half a file.

@@ -1,7 +1,7 @@
 // The add / edit form (back office §2, §5; issue 11) in a modal dialog: both languages' title,
 // technique and description, category, collection, year, dimensions, price in euros (cents on the
 // wire), stock and edition size for a print and the original it reproduces, visibility, sold for
-// an original, and the image — uploaded first, cleaned on the server, previewed here. A save
+// an original, and its photos (artworks/PhotosField.tsx: up to 8, ordered, captioned). A save
 // carries the version the form was opened on; a conflict shows the current values.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
@@ -12,6 +12,7 @@ import {
 } from '../schemas/artworks.ts';
 import { fieldErrors } from '../schemas/fields.ts';
 import { adminCall, type AdminError } from './api.ts';
+import PhotosField from './artworks/PhotosField.tsx';
 import CollectorFields, { readCollectorFields } from './artworks/CollectorFields.tsx';
 
 interface Props {
@@ -49,7 +50,7 @@ export default function ArtworkForm({
   const dialog = useRef<HTMLDialogElement>(null);
   const [current, setCurrent] = useState<AdminArtwork | null>(work);
   const [type, setType] = useState<'original' | 'print'>(work?.type ?? 'print');
-  const [image, setImage] = useState(work?.image ?? null);
+  const [images, setImages] = useState(work?.images ?? []);
   const [uploading, setUploading] = useState(false);
   const [saving, setSaving] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -72,36 +73,6 @@ export default function ArtworkForm({
     'aria-invalid': errors[name] ? true : undefined,
     'aria-describedby': errors[name] ? `${id(name)}-error` : undefined,
   });
-
-  async function upload(file: File) {
-    setUploading(true);
-    setErrors(({ imageSha256: _i, image: _j, ...rest }) => rest);
-    try {
-      const response = await fetch('/api/admin/uploads', {
-        method: 'POST',
-        credentials: 'same-origin',
-        body: file,
-      });
-      const data = (await response.json().catch(() => null)) as {
-        sha256: string;
-        width: number;
-        height: number;
-        error?: AdminError;
-      } | null;
-      if (response.ok && data)
-        setImage({ sha256: data.sha256, width: data.width, height: data.height });
-      else
-        setErrors((e) => ({
-          ...e,
-          image:
-            response.status === 413
-              ? 'admin.upload.error.tooLarge'
-              : (data?.error?.fields?.['image'] ?? 'admin.upload.error.unreadable'),
-        }));
-    } finally {
-      setUploading(false);
-    }
-  }
 
   function read(form: HTMLFormElement) {
     const data = new FormData(form);
@@ -127,7 +98,7 @@ export default function ArtworkForm({
       isSold: !print && data.get('isSold') === 'on',
       originalId: print && text('originalId') !== '' ? Number(text('originalId')) : null,
       ...(print ? {} : readCollectorFields(data)),
-      imageSha256: image?.sha256 ?? null,
+      images: images.map(({ sha256, caption }) => ({ sha256, caption })),
     };
   }
 
@@ -164,7 +135,7 @@ export default function ArtworkForm({
       // The current values replace the form's: the owner checks them and saves again.
       const fresh = result.error.details['artwork'] as AdminArtwork;
       setCurrent(fresh);
-      setImage(fresh.image);
+      setImages(fresh.images);
       setFormKey((k) => k + 1);
     }
     if (result.error.fields) setErrors(result.error.fields);
@@ -424,45 +395,14 @@ export default function ArtworkForm({
             </label>
           )}
         </div>
-        <div>
-          <label className="block" htmlFor={id('image')}>
-            <span className="font-medium">
-              {t('form.image')}
-              {added && (
-                <span aria-hidden="true" className="text-red-700">
-                  {' '}
-                  *
-                </span>
-              )}
-            </span>
-            <input
-              id={id('image')}
-              data-field="imageSha256"
-              type="file"
-              accept="image/jpeg,image/png,image/webp"
-              onChange={(e) => {
-                const file = e.target.files?.[0];
-                if (file) void upload(file);
-              }}
-              aria-describedby={`${id('image')}-hint`}
-              className="mt-1 block min-h-11 w-full text-sm"
-            />
-          </label>
-          <p id={`${id('image')}-hint`} className="mt-1 text-xs text-black/70">
-            {t('form.imageHint')}
-          </p>
-          {uploading && <p className="mt-2 text-sm">{t('form.uploading')}</p>}
-          {error('image') ?? error('imageSha256')}
-          {image && (
-            <img
-              src={`/media/${image.sha256}/400.webp`}
-              alt={t('form.preview')}
-              width={200}
-              height={Math.round((200 * image.height) / image.width)}
-              className="mt-3 h-auto w-48 rounded border border-black/10"
-            />
-          )}
-        </div>
+        <PhotosField
+          images={images}
+          onChange={setImages}
+          onUploading={setUploading}
+          t={t}
+          errors={errors}
+          required={added}
+        />
         <div className="flex flex-wrap justify-end gap-3 border-t border-black/10 pt-5">
           <button
             type="button"

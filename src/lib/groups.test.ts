@@ -26,6 +26,7 @@ function work(overrides: Partial<PublicArtwork>): PublicArtwork {
     shippingNote: { fr: '', en: '' },
     displayOrder: 0,
     image: null,
+    images: [],
     ...overrides,
   };
 }

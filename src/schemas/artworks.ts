@@ -20,6 +20,26 @@ const localized = (max: number, textarea = false) =>
 const id = z.number().int().positive().max(INT4_MAX);
 /** artworks.version is an `integer` too. */
 const version = z.number().int().positive().max(INT4_MAX);
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, { error: 'admin.artwork.error.image' });
+
+/** issue 25: a work shows at most 8 photos — the card image first, then detail, edge, back… */
+export const MAX_IMAGES = 8;
+export const MAX_CAPTION = 300;
+
+/** One photo of a work: an uploaded image (api/media) by its hash, with its alt text per language;
+ * an empty caption falls back to the work's title (see `imageAlt`). */
+export const artworkImageSchema = z.strictObject({
+  sha256,
+  caption: z.strictObject({ fr: text(MAX_CAPTION), en: text(MAX_CAPTION) }),
+});
+export type ArtworkImageInput = z.infer<typeof artworkImageSchema>;
+
+const images = z
+  .array(artworkImageSchema)
+  .max(MAX_IMAGES, { error: 'admin.artwork.error.tooManyImages' })
+  .refine((list) => new Set(list.map((i) => i.sha256)).size === list.length, {
+    error: 'admin.artwork.error.duplicateImage',
+  });
 
 /** A work as the form edits it; `version` is the one the form was opened on. */
 const fields = {
@@ -50,17 +70,26 @@ const fields = {
   signature: localized(200).optional(),
   framed: z.boolean().nullable().optional(),
   shippingNote: localized(600, true).optional(),
-  /** The uploaded image (api/media), by its content hash. */
-  imageSha256: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/)
-    .nullable(),
+  /** The card image alone (api/media), by its content hash: replaces the first photo, caption
+   * emptied. Kept for the callers that know one image; `images` is the whole list. */
+  imageSha256: sha256.nullable(),
+  /** Every photo, in order (the first is the card image); replaces the stored list. */
+  images,
 };
 
 export const artworkCreateSchema = z
-  .strictObject({ type: z.enum(ARTWORK_TYPES, { error: 'admin.artwork.error.type' }), ...fields })
-  .refine((w) => w.imageSha256 !== null, {
+  .strictObject({
+    type: z.enum(ARTWORK_TYPES, { error: 'admin.artwork.error.type' }),
+    ...fields,
+    imageSha256: fields.imageSha256.optional(),
+    images: images.optional(),
+  })
+  .refine((w) => (w.imageSha256 ?? null) !== null || (w.images?.length ?? 0) > 0, {
     error: 'admin.artwork.error.image',
+    path: ['images'],
+  })
+  .refine((w) => !w.images || !w.imageSha256 || w.imageSha256 === w.images[0]?.sha256, {
+    error: 'admin.artwork.error.imageTwice',
     path: ['imageSha256'],
   });
 export type ArtworkCreate = z.infer<typeof artworkCreateSchema>;
@@ -70,7 +99,18 @@ export const artworkPatchSchema = z
   .strictObject({ version: version.optional(), ...partial(fields) })
   .refine((patch) => Object.keys(patch).some((k) => k !== 'version'), {
     error: 'admin.artwork.error.empty',
-  });
+  })
+  .refine((patch) => patch.images === undefined || patch.images.length > 0, {
+    error: 'admin.artwork.error.image',
+    path: ['images'],
+  })
+  .refine(
+    (patch) =>
+      patch.images === undefined ||
+      !patch.imageSha256 ||
+      patch.imageSha256 === patch.images[0]?.sha256,
+    { error: 'admin.artwork.error.imageTwice', path: ['imageSha256'] },
+  );
 export type ArtworkPatch = z.infer<typeof artworkPatchSchema>;
 
 function partial<T extends Record<string, z.ZodType>>(shape: T) {
@@ -117,8 +157,25 @@ export interface AdminArtwork {
   displayOrder: number;
   /** 1-based place in the gallery's order (back office §2: display_order + 1 of the old site). */
   position: number;
+  /** The card image: the first of `images`. */
   image: { sha256: string; width: number; height: number } | null;
+  /** Every photo in order; empty in the list (the form loads the work whole). */
+  images: AdminArtworkImage[];
   version: number;
+}
+
+export interface AdminArtworkImage {
+  sha256: string;
+  width: number;
+  height: number;
+  caption: { fr: string; en: string };
+}
+
+/** What a photo says to a screen reader: its caption, else the work's title (the first photo),
+ * else the title and which photo it is ("Seuil (2/3)"), so no photo is ever silent or repeated. */
+export function imageAlt(caption: string, title: string, index: number, count: number): string {
+  if (caption.trim()) return caption.trim();
+  return index === 0 ? title : `${title} (${index + 1}/${count})`;
 }
 
 /** back office §2, §9: 'Stock faible' for a print with 2 left or fewer. */

@@ -1,5 +1,7 @@
-// The zoom view of a work (issue 9): a modal dialog over the overlay showing a larger variant,
-// loaded only when the visitor asks, so a collector can look at the texture. Wheel, pinch, drag,
+// The zoom view of a work (issue 9; deep zoom, issue 25): a modal dialog showing the master at its
+// own size (up to 4 000 px, the `full` variant), loaded only when the visitor opens it — the photo
+// already on the page stands in, under a spinner, until it arrives. It zooms up to the master's
+// native resolution (one image pixel per CSS pixel: zoom-scale.ts). Wheel, pinch, drag,
 // double-tap or double-click, and the keyboard (+ − 0 and the arrows; Escape closes) move it.
 // Part of the page script (≈1.4 KB gzip): a dynamic import would pull Vite's preload helper into
 // a chunk shared with the contact page's script — a second request on every catalogue page,
@@ -17,6 +19,7 @@ export interface ZoomLabels {
 export interface ZoomRequest {
   src: string;
   alt: string;
+  /** The natural size of `src`: the largest scale shows it pixel for pixel. */
   width: number;
   height: number;
   labels: ZoomLabels;
@@ -29,8 +32,9 @@ export interface ZoomHelpers {
   trapFocus(dialog: HTMLDialogElement): void;
 }
 
+import { clampView, fitSize, maxScale, zoomAt } from './zoom-scale.ts';
+
 const MIN_SCALE = 1;
-const MAX_SCALE = 6;
 const STEP = 1.5;
 const PAN_STEP = 80;
 const DOUBLE_TAP_MS = 300;
@@ -57,7 +61,8 @@ class Viewer {
   private y = 0;
   /** The image's size when it fits the stage (scale 1). */
   private fit = { width: 0, height: 0 };
-  private ratio = 1;
+  private natural = { width: 1, height: 1 };
+  private max = 1;
   private opener: HTMLElement | null = null;
   private readonly pointers = new Map<number, { x: number; y: number }>();
   private pinch: { distance: number; scale: number } | null = null;
@@ -115,6 +120,7 @@ class Viewer {
     this.buttons.close.addEventListener('click', () => this.dialog.close());
     this.dialog.addEventListener('close', () => {
       this.image.removeAttribute('src');
+      this.image.style.background = '';
       this.opener?.focus();
     });
     this.dialog.addEventListener('keydown', (event) => this.onKey(event));
@@ -130,6 +136,8 @@ class Viewer {
     });
     this.image.addEventListener('load', () => {
       this.spinner.hidden = true;
+      // The photo from the page stood in until now.
+      this.image.style.background = '';
     });
     window.addEventListener('resize', () => {
       if (this.dialog.open) this.layout();
@@ -146,11 +154,17 @@ class Viewer {
     this.buttons.close.setAttribute('aria-label', labels.close);
     this.spinner.textContent = labels.loading;
     this.spinner.hidden = false;
-    this.ratio = request.height / request.width;
+    this.natural = { width: request.width, height: request.height };
     this.image.alt = request.alt;
     this.image.width = request.width;
     this.image.height = request.height;
+    // The photo the page shows (already loaded) stands in while the large one arrives.
+    const shown = request.opener
+      .closest('[data-zoom-scope]')
+      ?.querySelector<HTMLImageElement>('img')?.currentSrc;
+    this.image.style.background = shown ? `url("${shown}") center / 100% 100% no-repeat` : '';
     this.image.src = request.src;
+    this.stage.dataset['natural'] = String(request.width);
     this.dialog.showModal();
     this.layout();
     this.buttons.zoomIn.focus();
@@ -158,12 +172,17 @@ class Viewer {
 
   /** Fits the image in the window at scale 1 and centres it. */
   private layout(): void {
-    const { clientWidth: w, clientHeight: h } = this.stage;
-    const width = Math.min(w, h / this.ratio);
-    this.fit = { width, height: width * this.ratio };
+    const stage = { width: this.stage.clientWidth, height: this.stage.clientHeight };
+    this.fit = fitSize(stage, this.natural);
+    this.max = maxScale(this.natural, this.fit);
+    this.stage.dataset['maxScale'] = String(this.max);
     this.image.style.width = `${this.fit.width}px`;
     this.image.style.height = `${this.fit.height}px`;
     this.reset();
+  }
+
+  private view(): { scale: number; x: number; y: number } {
+    return { scale: this.scale, x: this.x, y: this.y };
   }
 
   private reset(): void {
@@ -178,11 +197,7 @@ class Viewer {
     const box = this.stage.getBoundingClientRect();
     const px = (clientX ?? box.left + box.width / 2) - box.left;
     const py = (clientY ?? box.top + box.height / 2) - box.top;
-    const next = Math.min(MAX_SCALE, Math.max(MIN_SCALE, this.scale * factor));
-    const k = next / this.scale;
-    this.x = px - (px - this.x) * k;
-    this.y = py - (py - this.y) * k;
-    this.scale = next;
+    ({ scale: this.scale, x: this.x, y: this.y } = zoomAt(this.view(), factor, px, py, this.max));
     this.apply();
   }
 
@@ -193,11 +208,8 @@ class Viewer {
 
   /** Keeps the image over the stage: centred when smaller, edges never inside when larger. */
   private clamp(): void {
-    const w = this.fit.width * this.scale;
-    const h = this.fit.height * this.scale;
-    const { clientWidth: sw, clientHeight: sh } = this.stage;
-    this.x = w <= sw ? (sw - w) / 2 : Math.min(0, Math.max(sw - w, this.x));
-    this.y = h <= sh ? (sh - h) / 2 : Math.min(0, Math.max(sh - h, this.y));
+    const stage = { width: this.stage.clientWidth, height: this.stage.clientHeight };
+    ({ x: this.x, y: this.y } = clampView(this.view(), this.fit, stage));
   }
 
   private apply(): void {
@@ -206,7 +218,7 @@ class Viewer {
     this.stage.dataset['scale'] = this.scale.toFixed(2);
     this.level.value = `${Math.round(this.scale * 100)} %`;
     this.buttons.zoomOut.disabled = this.scale <= MIN_SCALE;
-    this.buttons.zoomIn.disabled = this.scale >= MAX_SCALE;
+    this.buttons.zoomIn.disabled = this.scale >= this.max;
   }
 
   private onKey(event: KeyboardEvent): void {

@@ -35,10 +35,11 @@ describe('demo seed', () => {
     const first = await seedIfEmpty(t.db, diskStorage(mediaDir));
     expect(first?.artworksInserted).toBe(25);
     const after = await counts();
-    // 13 paintings and the artist's portrait (its setting points at it).
+    // 13 paintings, 5 more photos of three of them (issue 25: details, in situ) and the artist's
+    // portrait (its setting points at it).
     expect(after).toEqual({
       artworks: 25,
-      media: 14,
+      media: 19,
       settings: Object.keys(DEFAULT_SETTINGS).length,
     });
 
@@ -48,6 +49,28 @@ describe('demo seed', () => {
       settingsInserted: 0,
     });
     expect(await counts()).toEqual(after);
+    // The photos of a work: its card image first, then the others in the catalogue's order.
+    const photos = await t.db
+      .selectFrom('artwork_images as i')
+      .innerJoin('artworks as a', 'a.id', 'i.artwork_id')
+      .innerJoin('media as m', 'm.id', 'i.media_id')
+      .select([
+        'i.position',
+        'i.caption_en',
+        'm.width',
+        'm.height',
+        'a.media_id',
+        'i.media_id as photo',
+      ])
+      .where('a.slug', '=', 'vent-d-alentejo-original')
+      .orderBy('i.position')
+      .execute();
+    expect(photos.map((p) => [p.position, p.caption_en, p.width, p.height])).toEqual([
+      [0, '', 1200, 1500],
+      [1, 'In situ: 200 × 150 cm, hung at 150 cm from the floor', 1500, 1000],
+      [2, 'Detail: the lower left of the canvas', 1200, 1500],
+    ]);
+    expect(photos[0]!.photo).toBe(photos[0]!.media_id);
     const portrait = (await getSettings(t.db)).artist_portrait;
     expect(portrait).toMatchObject({ width: 1200, height: 1500 });
     expect(
