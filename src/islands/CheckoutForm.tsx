@@ -711,21 +711,22 @@ export default function CheckoutForm(props: Props) {
  */
 function CompactTotal(props: { label: string; amount: string; note: string; link: string }) {
   return (
-    <div
-      data-compact-total
-      className="mt-4 flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 rounded-lg border border-black/10 bg-white px-4 py-3 lg:hidden"
-    >
-      <p>
-        <span className="font-medium">{props.label}</span>{' '}
-        <strong className="text-lg whitespace-nowrap">{props.amount}</strong>{' '}
-        <span className="text-sm text-black/70">({props.note})</span>
-      </p>
-      <a
-        href="#checkout-summary-title"
-        className="inline-flex min-h-11 items-center text-sm underline"
-      >
-        {props.link}
-      </a>
+    // The display utility sits on the inner box: this file's stylesheet may come before the
+    // page's, whose `.flex` would then win over `lg:hidden` on one element (src/styles/islands.css).
+    <div data-compact-total className="mt-4 lg:hidden">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 rounded-lg border border-black/10 bg-white px-4 py-3">
+        <p>
+          <span className="font-medium">{props.label}</span>{' '}
+          <strong className="text-lg whitespace-nowrap">{props.amount}</strong>{' '}
+          <span className="text-sm text-black/70">({props.note})</span>
+        </p>
+        <a
+          href="#checkout-summary-title"
+          className="inline-flex min-h-11 items-center text-sm underline"
+        >
+          {props.link}
+        </a>
+      </div>
     </div>
   );
 }
