@@ -13,6 +13,8 @@ export interface Viewport {
 export interface Budgets {
   pages: string[];
   englishPrefix: string;
+  /** French folders whose English pages have another name: a work's page (src/i18n ENGLISH_FOLDERS). */
+  englishFolders?: Record<string, string>;
   javascriptGzipBytes: Record<string, number> & { default: number };
   lighthouse: {
     runsPerPage: number;
@@ -87,9 +89,13 @@ export async function loadBudgets(): Promise<Budgets> {
   return budgets;
 }
 
-/** `/about` → `/en/about`; `/` → `/en/`. */
+/** `/about` → `/en/about`; `/` → `/en/`; `/oeuvres/seuil` → `/en/works/seuil`. */
 export function english(budgets: Budgets, page: string): string {
-  return page === '/' ? `${budgets.englishPrefix}/` : `${budgets.englishPrefix}${page}`;
+  if (page === '/') return `${budgets.englishPrefix}/`;
+  const [from, to] =
+    Object.entries(budgets.englishFolders ?? {}).find(([folder]) => page.startsWith(folder)) ?? [];
+  const path = from && to ? `${to}${page.slice(from.length)}` : page;
+  return `${budgets.englishPrefix}${path}`;
 }
 
 /** Every page in both languages, French first: `/`, `/en/`, `/about`, `/en/about`, … */
@@ -100,7 +106,11 @@ export function bothLanguages(budgets: Budgets, pages: string[]): string[] {
 /** The JavaScript budget of a page in either language. */
 export function javascriptBudget(budgets: Budgets, page: string): number {
   const prefix = budgets.englishPrefix;
-  const base =
+  const french = Object.entries(budgets.englishFolders ?? {}).map(([fr, en]) => [en, fr] as const);
+  const unprefixed =
     page === `${prefix}/` ? '/' : page.startsWith(`${prefix}/`) ? page.slice(prefix.length) : page;
+  const [from, to] = french.find(([folder]) => unprefixed.startsWith(folder)) ?? [];
+  const base =
+    page !== unprefixed && from && to ? `${to}${unprefixed.slice(from.length)}` : unprefixed;
   return budgets.javascriptGzipBytes[base] ?? budgets.javascriptGzipBytes.default;
 }

@@ -17,7 +17,12 @@ interface Props {
   locale: Locale;
   cart: CartData;
   messages: Messages;
-  links: { gallery: string; checkout: string };
+  links: {
+    gallery: string;
+    checkout: string;
+    /** A work's page without its key: '/oeuvres/' or '/en/works/' (issue 25). */
+    work: string;
+  };
 }
 
 export default function CartView({ locale, cart: initial, messages, links }: Props) {
@@ -148,7 +153,7 @@ export default function CartView({ locale, cart: initial, messages, links }: Pro
                     <div className="flex flex-wrap items-start justify-between gap-2">
                       <h3 className="font-serif text-xl">
                         <a
-                          href={`${links.gallery}?work=${encodeURIComponent(line.slug)}`}
+                          href={`${links.work}${encodeURIComponent(line.slug)}`}
                           className="hover:underline"
                         >
                           {title}

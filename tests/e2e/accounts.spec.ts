@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { parseMail } from '../helpers/mail.ts';
-import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
+import { expectNoAxeViolations, hydrated, openQuickView, preparePage, test } from './helpers.ts';
 import { mailDir } from './shops.ts';
 
 const PAYING_CARD = '4242 4242 4242 4242';
@@ -128,10 +128,11 @@ async function mailedLink(address: string, marker: string): Promise<string> {
   return link!;
 }
 
-/** Opens a work's overlay in the gallery and adds its print to the cart. */
+/** Opens a work's quick view in the gallery and adds its print to the cart. */
 async function addPrintFromGallery(page: Page, work: string) {
-  await page.goto(`/gallery?work=${work}`);
-  const block = page.getByRole('dialog').locator('[data-variant-block][data-type="print"]');
+  const block = (await openQuickView(page, work)).locator(
+    '[data-variant-block][data-type="print"]',
+  );
   await block.getByRole('button', { name: 'Ajouter au panier' }).click();
   await expect(block.getByText('Ajouté au panier')).toBeVisible();
 }

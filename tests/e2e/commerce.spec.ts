@@ -7,22 +7,22 @@
 //   vent-d-alentejo (print, stock 14) · le-grand-large (original) · rouille-et-azur (original,
 //   only refused).
 import { expect, type Browser, type Page } from '@playwright/test';
-import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
+import { expectNoAxeViolations, hydrated, openQuickView, preparePage, test } from './helpers.ts';
 
 const PAYING_CARD = '4242 4242 4242 4242';
 /** The checkout's final button (EU 2011/83 art. 8(2): the obligation to pay is named). */
 const ORDER_BUTTON = /^(Commander avec obligation de paiement|Order with obligation to pay) · /;
 const DECLINED_CARD = '4000 0000 0000 0002';
 
-/** Opens a work's overlay in the gallery and adds its original or print to the cart. */
+/** Opens a work's quick view in the gallery and adds its original or print to the cart. */
 async function addFromGallery(
   page: Page,
   work: string,
   type: 'original' | 'print',
   locale: 'fr' | 'en' = 'fr',
 ) {
-  await page.goto(`${locale === 'en' ? '/en' : ''}/gallery?work=${work}`);
-  const block = page.getByRole('dialog').locator(`[data-variant-block][data-type="${type}"]`);
+  const dialog = await openQuickView(page, work, locale);
+  const block = dialog.locator(`[data-variant-block][data-type="${type}"]`);
   await block
     .getByRole('button', { name: locale === 'en' ? 'Add to cart' : 'Ajouter au panier' })
     .click();
@@ -68,7 +68,7 @@ async function freshGallery(browser: Browser, work: string) {
   const context = await browser.newContext();
   const page = await context.newPage();
   await preparePage(page);
-  await page.goto(`/gallery?work=${work}`);
+  await openQuickView(page, work);
   return { page, close: () => context.close() };
 }
 
@@ -200,8 +200,9 @@ test(
     const errors = await preparePage(page);
     await addFromGallery(page, 'palimpseste', 'original');
     // A second original is refused, with the spec's message in the page's language.
-    await page.goto('/gallery?work=rouille-et-azur');
-    const second = page.getByRole('dialog').locator('[data-variant-block][data-type="original"]');
+    const second = (await openQuickView(page, 'rouille-et-azur')).locator(
+      '[data-variant-block][data-type="original"]',
+    );
     await second.getByRole('button', { name: 'Ajouter au panier' }).click();
     await expect(
       second.getByText("Vous ne pouvez ajouter qu'une seule œuvre originale au panier."),

@@ -5,7 +5,7 @@
 //   les-heures-bleues (original, bought) · rouille-et-azur (print, added, never bought) ·
 //   jardin-nocturne (print, stock 0) · lumiere-du-tage (looked at only).
 import { expect } from '@playwright/test';
-import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
+import { expectNoAxeViolations, hydrated, openQuickView, preparePage, test } from './helpers.ts';
 
 const PAYING_CARD = '4242 4242 4242 4242';
 
@@ -38,8 +38,7 @@ test('adding to the cart shows the line added, the count and the way to the cart
   page,
 }) => {
   const errors = await preparePage(page);
-  await page.goto('/gallery?work=rouille-et-azur');
-  const dialog = page.getByRole('dialog');
+  const dialog = await openQuickView(page, 'rouille-et-azur');
   const block = dialog.locator('[data-variant-block][data-type="print"]');
   await block.getByRole('button', { name: 'Ajouter au panier' }).click();
   const confirmation = block.getByRole('status');
@@ -52,9 +51,10 @@ test('adding to the cart shows the line added, the count and the way to the cart
   // 'Continuer mes achats' closes the overlay and leaves the gallery as it was.
   await confirmation.getByRole('button', { name: 'Continuer mes achats' }).click();
   await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/\/gallery$/);
   await expect(page.locator('[data-cart-badge]')).toHaveText('1');
 
-  await page.goto('/gallery?work=rouille-et-azur');
+  await openQuickView(page, 'rouille-et-azur');
   await block.getByRole('button', { name: 'Ajouter au panier' }).click();
   await confirmation.getByRole('link', { name: 'Voir le panier (2)' }).click();
   await expect(page).toHaveURL(/\/panier$/);
@@ -72,9 +72,8 @@ test('an original bought a moment ago shows sold in the same browser, without a 
   const card = page.locator('#panel-original [data-open-work="les-heures-bleues"]');
   await expect(card.locator('[data-card-price]')).toHaveText(/19\s800\s€/);
 
-  await page.goto('/gallery?work=les-heures-bleues');
-  await page
-    .getByRole('dialog')
+  const quickView = await openQuickView(page, 'les-heures-bleues');
+  await quickView
     .locator('[data-variant-block][data-type="original"]')
     .getByRole('button', { name: 'Ajouter au panier' })
     .click();
@@ -125,8 +124,9 @@ test('the zoom view loads its larger image only when opened, and works by keyboa
   page.on('request', (request) => {
     if (/\/media\/[0-9a-f]{64}\/(1200|2400)\.webp$/.test(request.url())) large.push(request.url());
   });
-  await page.goto('/gallery?work=lumiere-du-tage');
-  const zoomButton = page.getByRole('dialog').getByRole('button', { name: 'Agrandir l’œuvre' });
+  const zoomButton = (await openQuickView(page, 'lumiere-du-tage')).getByRole('button', {
+    name: 'Agrandir l’œuvre',
+  });
   await expect(zoomButton).toBeVisible();
   expect(large).toEqual([]);
 

@@ -91,3 +91,19 @@ export async function hydrated(page: Page): Promise<void> {
   await expect(page.locator('astro-island')).not.toHaveCount(0);
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
 }
+
+/**
+ * Opens a work's quick view as a visitor does (issue 25): the gallery, then its card. The card is
+ * a link to the work's page; the gallery's script (run before `goto` resolves on `load`) turns the
+ * click into the overlay and shows the work's own address. Returns the overlay.
+ */
+export async function openQuickView(page: Page, key: string, locale: 'fr' | 'en' = 'fr') {
+  await page.goto(locale === 'en' ? '/en/gallery' : '/gallery');
+  await page.locator(`#panel-original [data-open-work="${key}"]`).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expect(page).toHaveURL(
+    new RegExp(`${locale === 'en' ? '/en/works/' : '/oeuvres/'}${key}$`),
+  );
+  return dialog;
+}

@@ -3,7 +3,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import pg from 'pg';
-import { test } from './helpers.ts';
+import { openQuickView, test } from './helpers.ts';
 import { databaseName } from './shops.ts';
 
 const PAGES = ['/', '/gallery', '/about', '/contact', '/privacy', '/terms'];
@@ -141,7 +141,7 @@ test.describe('gallery', () => {
     await expect(originals).toHaveAttribute('aria-selected', 'true');
   });
 
-  test('a card opens the detail overlay with its own URL; Escape closes it and gives focus back', async ({
+  test('a card opens the quick view at the work’s URL; Escape gives the gallery back', async ({
     page,
   }) => {
     await page.goto('/gallery');
@@ -150,7 +150,11 @@ test.describe('gallery', () => {
     await page.keyboard.press('Enter');
     const overlay = page.getByRole('dialog', { name: 'Lumière du Tage' });
     await expect(overlay).toBeVisible();
-    await expect(page).toHaveURL(/\?work=lumiere-du-tage$/);
+    await expect(page).toHaveURL(/\/oeuvres\/lumiere-du-tage$/);
+    await expect(overlay.getByRole('link', { name: 'Voir la fiche de l’œuvre' })).toHaveAttribute(
+      'href',
+      '/oeuvres/lumiere-du-tage',
+    );
     await expect(overlay.getByText('Œuvre originale', { exact: true })).toBeVisible();
     await expect(overlay.getByText('Tirage d’art', { exact: true })).toBeVisible();
     await expect(overlay.getByRole('button', { name: 'Ajouter au panier' })).toHaveCount(2);
@@ -171,24 +175,34 @@ test.describe('gallery', () => {
     await expect(page.locator('html')).not.toHaveClass(/scroll-locked/);
   });
 
-  test('a shared ?work= link opens that work; the close button closes it', async ({ page }) => {
+  test('a shared ?work= link lands on the work’s page; the quick view’s close button closes it', async ({
+    page,
+  }) => {
     await page.goto('/en/gallery?work=seuil');
-    const overlay = page.getByRole('dialog', { name: 'Threshold' });
-    await expect(overlay).toBeVisible();
+    await expect(page).toHaveURL(/\/en\/works\/seuil$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Threshold' })).toBeVisible();
+    const overlay = await openQuickView(page, 'seuil', 'en');
+    await expect(overlay).toHaveAccessibleName('Threshold');
     await overlay.getByRole('button', { name: 'Close' }).click();
     await expect(overlay).toBeHidden();
+    await expect(page).toHaveURL(/\/en\/gallery$/);
   });
 
   test('sold originals, empty and low print stock show as the spec says', async ({ page }) => {
-    await page.goto('/gallery?work=sel-et-cendre');
-    const overlay = page.getByRole('dialog', { name: 'Sel et cendre' });
+    const overlay = await openQuickView(page, 'sel-et-cendre');
+    await expect(overlay).toHaveAccessibleName('Sel et cendre');
     await expect(overlay.getByText('Cette œuvre originale a été vendue.')).toBeVisible();
     await expect(overlay.getByText('Plus que 2 en stock')).toBeVisible();
     await page.keyboard.press('Escape');
-    await page.goto('/en/gallery?work=jardin-nocturne');
+    // The sold original's own page stays, marked sold.
+    await page.goto('/oeuvres/sel-et-cendre');
+    await expect(page.getByText('Cette œuvre originale a été vendue.')).toBeVisible();
+    await expect(page.getByText('Plus que 2 en stock')).toBeVisible();
     await expect(
-      page.getByRole('dialog').getByRole('button', { name: 'Out of stock' }),
-    ).toBeDisabled();
+      page.locator('[data-type="original"]').getByRole('button', { name: 'Ajouter au panier' }),
+    ).toBeHidden();
+    const jardin = await openQuickView(page, 'jardin-nocturne', 'en');
+    await expect(jardin.getByRole('button', { name: 'Out of stock' })).toBeDisabled();
     await page.keyboard.press('Escape');
     await expect(page.locator('#panel-original [data-open-work="sel-et-cendre"]')).toContainText(
       'Sold',
@@ -250,16 +264,24 @@ test.describe('gallery', () => {
   });
 });
 
-test('without JavaScript the gallery shows every available work with its details', async ({
+test('without JavaScript every available work is a card leading to its own page', async ({
   browser,
 }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto('/gallery');
-  await expect(page.locator('article[data-work]')).toHaveCount(13);
-  await expect(page.locator('article#lumiere-du-tage')).toBeVisible();
-  await expect(page.locator('article#lumiere-du-tage')).toContainText('Œuvre originale');
+  const cards = page.locator('#panel-original [data-open-work]');
+  await expect(cards).toHaveCount(13);
   await expect(page.locator('#panel-print')).toBeVisible();
+  // The quick views' articles stay out of sight: each work is read on its page.
+  await expect(page.locator('article[data-work]').first()).toBeHidden();
+  await page.locator('#panel-original [data-open-work="lumiere-du-tage"]').click();
+  await expect(page).toHaveURL(/\/oeuvres\/lumiere-du-tage$/);
+  const article = page.locator('article#lumiere-du-tage');
+  await expect(article).toBeVisible();
+  await expect(article.getByRole('heading', { level: 1 })).toHaveText('Lumière du Tage');
+  await expect(article).toContainText('Œuvre originale');
+  await expect(article).toContainText('Tirage d’art');
   await context.close();
 });
 

@@ -8,7 +8,7 @@
 // then open the new PNGs and judge them before committing.
 // Works bought here are used by no other spec: ocre-et-silence (print, stock 10), once per width.
 import { expect, type Page } from '@playwright/test';
-import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
+import { expectNoAxeViolations, hydrated, openQuickView, preparePage, test } from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
 import { verificationLink } from '../helpers/mail.ts';
 import { mailDir } from './shops.ts';
@@ -93,9 +93,34 @@ for (const size of SIZES) {
 
     test('the work overlay', async ({ page }) => {
       const errors = await preparePage(page);
-      await visit(page, '/gallery?work=seuil');
-      await expect(page.getByRole('dialog')).toBeVisible();
+      await openQuickView(page, 'seuil');
       await looksRight(page, 'overlay', size.width, { fullPage: false });
+      expect(errors).toEqual([]);
+    });
+
+    test('work pages in true proportions: a portrait, a landscape, and the grid', async ({
+      page,
+    }) => {
+      const errors = await preparePage(page);
+      // The pages as built: sales made by other specs meanwhile stay out of the baselines.
+      await page.route('**/api/availability', (route) => route.abort());
+      // The seed has no square work (api/catalog/seed.ts): a portrait and the one landscape.
+      for (const [name, path, landscape] of [
+        ['work-portrait', '/oeuvres/aube-d-ambre', false],
+        ['work-landscape', '/en/works/le-grand-large', true],
+      ] as const) {
+        await visit(page, path);
+        const box = (await page.locator('article[data-work] img').first().boundingBox())!;
+        expect(box.width > box.height, path).toBe(landscape);
+        await looksRight(page, name, size.width);
+      }
+      // In the grid the landscape stays a landscape, on the bottom line of its row.
+      await visit(page, '/gallery');
+      const card = page.locator('#panel-original [data-open-work="le-grand-large"]');
+      await card.scrollIntoViewIfNeeded();
+      const image = (await card.locator('img').boundingBox())!;
+      expect(image.width).toBeGreaterThan(image.height * 1.2);
+      await looksRight(page, 'gallery-landscape', size.width, { fullPage: false });
       expect(errors).toEqual([]);
     });
 
@@ -138,8 +163,9 @@ for (const size of SIZES) {
       await page.goto(await verificationLink(mailDir(), email));
       await expect(page).toHaveURL(/\/account\?emailVerified=1$/);
 
-      await visit(page, '/gallery?work=ocre-et-silence');
-      const block = page.getByRole('dialog').locator('[data-variant-block][data-type="print"]');
+      const block = (await openQuickView(page, 'ocre-et-silence')).locator(
+        '[data-variant-block][data-type="print"]',
+      );
       await block.getByRole('button', { name: 'Ajouter au panier' }).click();
       await expect(page.locator('[data-cart-badge]')).toHaveText('1');
 

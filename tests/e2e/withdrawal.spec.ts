@@ -11,7 +11,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, type Browser, type Page } from '@playwright/test';
 import { parseMail, verificationLink } from '../helpers/mail.ts';
-import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
+import { expectNoAxeViolations, hydrated, openQuickView, preparePage, test } from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
 import { mailDir } from './shops.ts';
 
@@ -82,8 +82,9 @@ async function buy(browser: Browser, email: string): Promise<string> {
   const context = await browser.newContext();
   const page = await context.newPage();
   const errors = await preparePage(page);
-  await page.goto(`/gallery?work=${WORK.key}`);
-  const block = page.getByRole('dialog').locator('[data-variant-block][data-type="print"]');
+  const block = (await openQuickView(page, WORK.key)).locator(
+    '[data-variant-block][data-type="print"]',
+  );
   await block.getByRole('button', { name: 'Ajouter au panier' }).click();
   await expect(block.getByText('Ajouté au panier')).toBeVisible();
   await page.goto('/panier');
