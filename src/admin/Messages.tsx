@@ -31,13 +31,24 @@ const EMPTY: MessageList = {
   unread: 0,
 };
 
-/** The gallery is in Paris: dates read the same on the server and in any browser. */
+/**
+ * The gallery is in Paris: dates read the same on the server and in any browser ('26 nov. 2026 à
+ * 16:05'), built from a day and a time so no ICU version's joining words differ at hydration.
+ */
+const PARIS_DAY = new Intl.DateTimeFormat('fr-FR', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'Europe/Paris',
+});
+const PARIS_TIME = new Intl.DateTimeFormat('fr-FR', {
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  timeZone: 'Europe/Paris',
+});
 const parisDate = (iso: string) =>
-  new Intl.DateTimeFormat('fr-FR', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'Europe/Paris',
-  }).format(new Date(iso));
+  `${PARIS_DAY.format(new Date(iso))} à ${PARIS_TIME.format(new Date(iso))}`;
 
 /** Only what differs from the default view (all, page 1) goes into the address. */
 export function messagesSearch(query: MessageListQuery): string {
