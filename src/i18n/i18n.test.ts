@@ -6,6 +6,7 @@ import {
   localeFromPath,
   localizedPath,
   switchLocalePath,
+  workPath,
   t,
   unlocalizedPath,
 } from './index.ts';
@@ -60,6 +61,19 @@ describe('localized paths', () => {
     expect(switchLocalePath(new URL('http://x/en/'), 'fr')).toBe('/');
     expect(switchLocalePath(new URL('http://x/panier'), 'en')).toBe('/en/cart');
     expect(switchLocalePath(new URL('http://x/en/checkout'), 'fr')).toBe('/commande');
+  });
+
+  it('gives a work’s page its folder in each language (issue 25)', () => {
+    expect(workPath('fr', 'le-grand-large')).toBe('/oeuvres/le-grand-large');
+    expect(workPath('en', 'le-grand-large')).toBe('/en/works/le-grand-large');
+    expect(unlocalizedPath('/en/works/seuil')).toBe('/oeuvres/seuil');
+    expect(switchLocalePath(new URL('http://x/oeuvres/seuil'), 'en')).toBe('/en/works/seuil');
+    expect(switchLocalePath(new URL('http://x/en/works/seuil#zoom'), 'fr')).toBe(
+      '/oeuvres/seuil#zoom',
+    );
+    // The folder alone is no work: /oeuvres stays the gallery's alias.
+    expect(localizedPath('en', '/oeuvres')).toBe('/en/oeuvres');
+    expect(unlocalizedPath('/en/works')).toBe('/works');
   });
 });
 
