@@ -103,7 +103,8 @@ const centimetres = (label: string) =>
       z.gte(1, { error: `${label}\u00a0: au moins 1 cm` }),
       z.lte(1000, { error: `${label}\u00a0: 1\u202f000 cm au plus` }),
     );
-export const SHIPPING_NOTES_ORDER = 'La limite des grands formats doit dépasser celle des petits';
+export const SHIPPING_NOTES_ORDER =
+  'La limite des formats moyens doit dépasser celle des petits formats';
 
 export const shippingNotesSchema = z
   .object({

@@ -393,3 +393,50 @@ test('maintenance goes on only through its confirmation; a visitor gets the main
   }
   expect(errors).toEqual([]);
 });
+
+test('E-commerce: the originals’ shipping notes by size — limits in order, both languages', async ({
+  page,
+}) => {
+  // issue 25, part 7: what an original's page says about packing, insurance and lead time when
+  // the work has no note of its own. Put back by afterAll (the commerce tab's keys).
+  const errors = await signIn(page);
+  const commerce = await openTab(page, 'E-commerce');
+  const notes = commerce.getByRole('group', { name: 'Expédition des originaux' });
+  await expect(notes).toBeVisible();
+  const small = notes.getByRole('spinbutton', { name: /^Petits formats/ });
+  const medium = notes.getByRole('spinbutton', { name: /^Formats moyens/ });
+  await expect(small).toHaveValue(String(original.shipping_notes.small_max_cm));
+  const largeEn = notes.getByRole('textbox', { name: 'Note en anglais' }).nth(2);
+  await expect(largeEn).toHaveValue(original.shipping_notes.large.en);
+  const save = commerce.getByRole('button', {
+    name: /^(Enregistrer les paramètres e-commerce|Enregistrement\.\.\.)$/,
+  });
+
+  // Limits out of order: named on the field, nothing saved.
+  await medium.fill('50');
+  await save.click();
+  await expect(page.getByRole('alert').filter({ hasText: SAVE_ERROR })).toBeVisible();
+  await expect(medium).toHaveAttribute('aria-invalid', 'true');
+  await expect(medium).toHaveAccessibleDescription(
+    'La limite des formats moyens doit dépasser celle des petits formats',
+  );
+  await expect(medium).toBeFocused();
+  expect((await settingsNow()).shipping_notes.medium_max_cm).toBe(
+    original.shipping_notes.medium_max_cm,
+  );
+  await expectNoAxeViolations(page);
+  await page.screenshot({
+    path: test.info().outputPath(`shipping-notes-error-${page.viewportSize()!.width}.png`),
+    fullPage: true,
+  });
+
+  await medium.fill('150');
+  await largeEn.fill('Custom crate, fine-art shipper, 3 weeks.');
+  await save.click();
+  await expect(saved(page, 'Paramètres e-commerce enregistrés avec succès')).toBeVisible();
+  const now = (await settingsNow()).shipping_notes;
+  expect(now.medium_max_cm).toBe(150);
+  expect(now.large.en).toBe('Custom crate, fine-art shipper, 3 weeks.');
+  expect(now.large.fr).toBe(original.shipping_notes.large.fr);
+  expect(errors).toEqual([]);
+});
