@@ -6,8 +6,9 @@
 // - `works`: the owner's walk through the works — it adds, hides, sells, deletes and reorders
 //   them and reads the gallery's order — then the site-wide changes (a publish, maintenance, a
 //   promo code switched off): one at a time;
-// - `owner`: the owner's orders, customers, figures (which count every sale of their shop) and
-//   settings (maintenance, promo codes): one at a time.
+// - `owner`: the owner's orders, customers, figures (which count every sale of their shop),
+//   messages (which list every enquiry sent to their shop) and settings (maintenance, promo
+//   codes): one at a time.
 //
 // The PostgreSQL pass of `npm test` (scripts/test.ts) runs only the tests tagged @postgres: the
 // server's own path through the pg pool, which no PGlite run exercises (the reasons:
@@ -16,7 +17,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { SHOPS, siteUrlOf } from './tests/e2e/shops.ts';
 
 const WORKS_SPECS = /(admin-0-works|live)\.spec\.ts$/;
-const OWNER_SPECS = /admin-(analytics|customers|orders|settings)\.spec\.ts$/;
+const OWNER_SPECS = /admin-(analytics|customers|messages|orders|settings)\.spec\.ts$/;
 /** The storefront's longest specs: their project comes first, so none of them starts last. */
 const LONG_SPECS = /(visual|accounts|commerce|withdrawal)\.spec\.ts$/;
 const timings = process.env['TEST_TIMINGS_DIR'];
