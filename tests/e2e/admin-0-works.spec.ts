@@ -128,9 +128,9 @@ test('a work added with a phone photo reaches both galleries without its GPS; pr
   await dialog.getByLabel(/^Titre \(anglais\)/).fill(title.en);
   await dialog.getByLabel(/^Prix/).fill('380');
   await dialog
-    .getByLabel(/^Image/)
+    .getByLabel('Ajouter une photo')
     .setInputFiles({ name: 'IMG_2041.jpg', mimeType: 'image/jpeg', buffer: photo });
-  await expect(dialog.getByRole('img', { name: "Aperçu de l'image choisie" })).toBeVisible();
+  await expect(dialog.getByRole('listitem').filter({ hasText: 'Image principale' })).toBeVisible();
   await dialog.getByRole('button', { name: "Ajouter l'œuvre" }).click();
   await expect(page.getByRole('status').getByText('Œuvre ajoutée')).toBeVisible();
   const card = page.locator('[data-artwork-card]').filter({ hasText: title.fr });
@@ -195,6 +195,87 @@ test('a work added with a phone photo reaches both galleries without its GPS; pr
   await card.getByRole('button', { name: 'Supprimer' }).click();
   await expect(page.getByRole('status').getByText('Œuvre supprimée')).toBeVisible();
   await expect(card).toHaveCount(0);
+});
+
+test('a work’s photos: two more added with captions, reordered by keyboard, one removed — its page shows them in order, captions as alt', async ({
+  page,
+  request,
+}) => {
+  await signIn(page);
+  const stamp = Date.now().toString(36);
+  const title = { fr: `Atelier ${stamp}`, en: `Studio ${stamp}` };
+  const shot = (background: string, name: string) =>
+    sharp({ create: { width: 900, height: 1200, channels: 3, background } })
+      .jpeg()
+      .toBuffer()
+      .then((buffer) => ({ name, mimeType: 'image/jpeg', buffer }));
+  const id = await addOriginal(title, (await shot('#6d2e46', 'face.jpg')).buffer);
+  await page.reload();
+  await hydrated(page);
+  await page
+    .locator(`[data-artwork-card="${id}"]`)
+    .getByRole('button', { name: 'Modifier' })
+    .click();
+  const form = page.getByRole('dialog', { name: `Modifier l'œuvre: ${title.fr}` });
+  const photos = form.locator('[data-photo]');
+  await expect(photos).toHaveCount(1);
+
+  // Two more at once: a detail and the back.
+  await form
+    .getByLabel('Ajouter une photo')
+    .setInputFiles([await shot('#d5b9b2', 'detail.jpg'), await shot('#a26769', 'dos.jpg')]);
+  await expect(photos).toHaveCount(3);
+  const caption = (n: number, lang: 'français' | 'anglais') =>
+    form.getByRole('textbox', { name: `Légende (${lang}) — Photo ${n}` });
+  await caption(2, 'français').fill('Détail de la matière, en bas à droite');
+  await caption(2, 'anglais').fill('Detail of the paint, lower right');
+  await caption(3, 'français').fill('Le dos, signé et daté');
+  await caption(3, 'anglais').fill('The back, signed and dated');
+  await expectNoAxeViolations(page);
+
+  // The back goes first, by keyboard: focus stays on its button, so Enter twice moves it twice.
+  await form.getByRole('button', { name: 'Monter la photo 3' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(form.getByRole('button', { name: 'Monter la photo 2' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(form.getByRole('status')).toHaveText('Photo déplacée en position 1 sur 3');
+  await expect(photos.first()).toContainText('Image principale');
+  await expect(caption(1, 'français')).toHaveValue('Le dos, signé et daté');
+  // The first photo (the face, uncaptioned) is removed.
+  await form.getByRole('button', { name: 'Retirer la photo 2' }).click();
+  await expect(photos).toHaveCount(2);
+  await expect(caption(2, 'anglais')).toHaveValue('Detail of the paint, lower right');
+  await form.getByRole('button', { name: 'Enregistrer les modifications' }).click();
+  await expect(page.getByRole('status').getByText('Modifications enregistrées')).toBeVisible();
+
+  // The work's page, once published: the back first (the card image), then the detail.
+  const key = `atelier-${stamp}`;
+  await publicPage(request, `/oeuvres/${key}`, 'Le dos, signé et daté');
+  await page.goto(`/oeuvres/${key}`);
+  const views = page.locator('[data-views] figure');
+  await expect(views).toHaveCount(2);
+  await expect(views.nth(0).locator('img')).toHaveAttribute('alt', 'Le dos, signé et daté');
+  await expect(views.nth(0).locator('figcaption')).toHaveText('Le dos, signé et daté');
+  await expect(views.nth(1).locator('img')).toHaveAttribute(
+    'alt',
+    'Détail de la matière, en bas à droite',
+  );
+  await expect(views.nth(1)).toBeHidden();
+  const strip = page.getByRole('list', { name: 'Photos de l’œuvre' });
+  await strip.getByRole('button', { name: /^Photo 2 sur 2\s:\sDétail de la matière/ }).click();
+  await expect(views.nth(1)).toBeVisible();
+  await expect(views.nth(0)).toBeHidden();
+  await expect(strip.getByRole('button', { pressed: true })).toHaveAccessibleName(/^Photo 2 sur 2/);
+  await page.keyboard.press('ArrowLeft');
+  await expect(views.nth(0)).toBeVisible();
+  await expect(strip.getByRole('button', { name: /^Photo 1 sur 2/ })).toBeFocused();
+  // In English, the English captions.
+  await page.goto(`/en/works/${key}`);
+  await expect(page.locator('[data-views] figure img').first()).toHaveAttribute(
+    'alt',
+    'The back, signed and dated',
+  );
+  await expectNoAxeViolations(page);
 });
 
 test('the order: dragged by pointer and by keyboard, up, down and reset — the gallery follows', async ({
