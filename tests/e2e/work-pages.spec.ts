@@ -81,7 +81,8 @@ test('without JavaScript a work’s page shows the whole work', async ({ browser
   await expect(article.locator('[data-type="original"]')).toContainText(/34\s000\s€/);
   await expect(article.locator('[data-type="print"]')).toContainText('Tirage d’art');
   // JavaScript-only controls stay out of a page that cannot run them.
-  await expect(page.getByRole('button', { name: 'Agrandir l’œuvre' })).toBeHidden();
+  await expect(article.locator('[data-zoom]').first()).toBeAttached();
+  await expect(article.locator('[data-zoom]').first()).toBeHidden();
   await context.close();
 });
 
