@@ -286,7 +286,7 @@ async function prepare(dataDir: string, databaseUrl: string | null): Promise<Cat
       '/en/',
       '/en/gallery',
       '/en/about',
-      ...keys.flatMap((k) => [`/gallery?work=${k}`, `/en/gallery?work=${k}`]),
+      ...keys.flatMap((k) => [`/oeuvres/${k}`, `/en/works/${k}`]),
     ];
     return {
       prints: works.filter((w) => w.type === 'print'),
@@ -334,7 +334,9 @@ function makeJourneys(catalogue: Catalogue, draw: () => number) {
 
   async function browse(v: Visitor): Promise<void> {
     const page = pick(catalogue.pages);
-    await v.request(page.includes('?work=') ? 'page: work' : 'page', page, { expect: [200] });
+    await v.request(/\/(oeuvres|works)\//.test(page) ? 'page: work' : 'page', page, {
+      expect: [200],
+    });
     // What the pages' scripts fetch after `load`.
     await v.request('GET /api/availability', '/api/availability', { expect: [200] });
     await v.request('GET /api/cart/count', '/api/cart/count', { expect: [200] });
@@ -354,7 +356,7 @@ function makeJourneys(catalogue: Catalogue, draw: () => number) {
 
   async function cart(v: Visitor): Promise<void> {
     const work = pick(catalogue.prints);
-    await v.request('page', draw() < 0.5 ? `/gallery?work=${work.key}` : '/gallery', {
+    await v.request('page', draw() < 0.5 ? `/oeuvres/${work.key}` : '/gallery', {
       expect: [200],
     });
     const lineId = await addToCart(v, work);

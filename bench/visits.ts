@@ -39,7 +39,7 @@ const PAGES = [
   '/en/',
   '/en/gallery',
   '/en/about',
-  '/gallery?work=seuil',
+  '/oeuvres/seuil',
 ];
 const HEADERS = {
   'user-agent':
