@@ -463,7 +463,11 @@ export default function CheckoutForm(props: Props) {
         note={t('checkout.compactTotalNote')}
         link={t('checkout.compactTotalLink')}
       />
-      {props.prefill && <p className="mt-4 text-sm text-black/75">{t('checkout.prefilled')}</p>}
+      {props.prefill && (
+        <p className="mt-4 text-sm text-black/75">
+          {t(props.prefill.shippingAddress ? 'checkout.prefilled' : 'checkout.prefilledDetails')}
+        </p>
+      )}
 
       {cart.removed.length > 0 && (
         <p role="status" className="mt-4 rounded border border-accent/40 bg-accent/5 p-4 text-sm">
@@ -714,18 +718,17 @@ function CompactTotal(props: { label: string; amount: string; note: string; link
     // The display utility sits on the inner box: this file's stylesheet may come before the
     // page's, whose `.flex` would then win over `lg:hidden` on one element (src/styles/islands.css).
     <div data-compact-total className="mt-4 lg:hidden">
-      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 rounded-lg border border-black/10 bg-white px-4 py-3">
-        <p>
-          <span className="font-medium">{props.label}</span>{' '}
-          <strong className="text-lg whitespace-nowrap">{props.amount}</strong>{' '}
-          <span className="text-sm text-black/70">({props.note})</span>
+      <div className="rounded-lg border border-black/10 bg-white px-4 pt-3">
+        <p className="flex items-baseline justify-between gap-4">
+          <span className="font-medium">{props.label}</span>
+          <strong className="text-lg whitespace-nowrap">{props.amount}</strong>
         </p>
-        <a
-          href="#checkout-summary-title"
-          className="inline-flex min-h-11 items-center text-sm underline"
-        >
-          {props.link}
-        </a>
+        <p className="flex flex-wrap items-center justify-between gap-x-4 text-sm">
+          <span className="text-black/70">{props.note}</span>
+          <a href="#checkout-summary-title" className="inline-flex min-h-11 items-center underline">
+            {props.link}
+          </a>
+        </p>
       </div>
     </div>
   );

@@ -249,19 +249,18 @@ function Confirmed({
           <li>{t('success.delivery.time')}</li>
           {hasPrint && links.printGuarantee && (
             <li>
-              {t('success.delivery.printGuarantee')} (
+              {t('success.delivery.printGuarantee')}{' '}
               <TermsLink
                 href={links.printGuarantee}
                 section={t('success.delivery.printGuaranteeSection')}
                 t={t}
               />
-              )
             </li>
           )}
           {links.damage && (
             <li>
-              {t('success.delivery.damage')} (
-              <TermsLink href={links.damage} section={t('success.delivery.damageSection')} t={t} />)
+              {t('success.delivery.damage')}{' '}
+              <TermsLink href={links.damage} section={t('success.delivery.damageSection')} t={t} />
             </li>
           )}
         </ul>
@@ -293,7 +292,8 @@ function Confirmed({
   );
 }
 
-/** A link to a section of the terms of sale, named for screen readers. */
+/** "(Conditions de vente)": a link to a section of the terms, named for screen readers, kept on
+ * one line with its brackets. */
 function TermsLink({
   href,
   section,
@@ -304,13 +304,17 @@ function TermsLink({
   t: ReturnType<typeof translator>;
 }) {
   return (
-    <a
-      href={href}
-      aria-label={t('success.delivery.termsLabel', { section })}
-      className="inline-block min-h-6 underline"
-    >
-      {t('success.delivery.terms')}
-    </a>
+    <span className="whitespace-nowrap">
+      (
+      <a
+        href={href}
+        aria-label={t('success.delivery.termsLabel', { section })}
+        className="inline-block min-h-6 underline"
+      >
+        {t('success.delivery.terms')}
+      </a>
+      )
+    </span>
   );
 }
 

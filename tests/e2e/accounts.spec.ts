@@ -204,8 +204,12 @@ test('sign up, log in, buy a print signed in, find it on /account, log out', asy
   await page.getByRole('link', { name: 'Passer la commande' }).click();
   await expect(page).toHaveURL(/\/commande$/);
   await hydrated(page);
-  await page.getByRole('textbox', { name: 'Nom complet' }).fill('Ana Ribeiro');
-  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+  // Signed in (issue 25 §9): the account's name and email are there already; no order yet, so
+  // no address.
+  await expect(page.getByRole('textbox', { name: 'Nom complet' })).toHaveValue('Ana Ribeiro');
+  await expect(page.getByRole('textbox', { name: 'Email', exact: true })).toHaveValue(email);
+  await expect(page.getByRole('textbox', { name: 'Adresse', exact: true })).toHaveValue('');
+  await expect(page.getByText('Vos coordonnées sont déjà remplies')).toBeVisible();
   await page.getByRole('textbox', { name: 'Adresse', exact: true }).fill('Rua do Norte 12');
   await page.getByRole('textbox', { name: 'Code postal' }).fill('1200-286');
   await page.getByRole('textbox', { name: 'Ville' }).fill('Lisboa');
@@ -220,6 +224,11 @@ test('sign up, log in, buy a print signed in, find it on /account, log out', asy
   await expect(page).toHaveURL(/\/success\?session_id=cs_/);
   await expect(page.getByRole('heading', { name: 'Paiement confirmé', level: 1 })).toBeVisible();
   const orderNumber = (await page.getByText(/^GS-\d{4}-\d{5}$/).textContent())!.trim();
+  // A print: the terms' print guarantee, with its section of the terms (issue 25 §9).
+  await expect(page.getByText('Tirages garantis 30 jours à compter de la réception')).toBeVisible();
+  await expect(
+    page.getByRole('link', { name: 'Conditions de vente : garantie qualité des tirages' }),
+  ).toHaveAttribute('href', '/terms#garantie-qualité-des-tirages');
   const total = (await page
     .locator('dt', { hasText: /^Total$/ })
     .locator('xpath=following-sibling::dd')
@@ -242,6 +251,24 @@ test('sign up, log in, buy a print signed in, find it on /account, log out', asy
   await expect(order).not.toContainText(/cs_|pi_/);
   await expect(order.getByText(total, { exact: true }).last()).toBeVisible();
   await expect(page.getByText('Vous n’avez pas encore passé de commande.')).toBeHidden();
+
+  // The next checkout starts from this order's address, editable (issue 25 §9).
+  await addPrintFromGallery(page, 'adriatique-interieure');
+  await page.goto('/commande');
+  await hydrated(page);
+  await expect(
+    page.getByText('l’adresse de votre dernière commande sont déjà remplies'),
+  ).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Adresse', exact: true })).toHaveValue(
+    'Rua do Norte 12',
+  );
+  await expect(page.getByRole('textbox', { name: 'Code postal' })).toHaveValue('1200-286');
+  await expect(page.getByRole('textbox', { name: 'Ville' })).toHaveValue('Lisboa');
+  await expect(page.getByRole('combobox', { name: 'Pays' })).toHaveValue('PT');
+  await page.getByRole('textbox', { name: 'Ville' }).fill('Porto');
+  await expect(page.getByRole('textbox', { name: 'Ville' })).toHaveValue('Porto');
+  await page.goto('/account');
+  await hydrated(page);
 
   // Logout: home, then the account page is closed again.
   await page.getByRole('button', { name: 'Se déconnecter' }).click();

@@ -305,9 +305,13 @@ test('a declined card, then Cancel: the cancel page, and the cart still holds th
   await expect(page.getByText('Your card was declined.')).toBeVisible();
   await page.getByRole('link', { name: 'Cancel and return to the shop' }).click();
 
-  await expect(page).toHaveURL(/\/en\/cancel$/);
+  // The cancel link names the checkout; the page gives its works back at once (issue 25 §9).
+  await expect(page).toHaveURL(/\/en\/cancel\?order=[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { name: 'Payment cancelled', level: 1 })).toBeVisible();
   await expect(page.getByText('No charge was made.')).toBeVisible();
+  await expect(page.getByRole('status')).toContainText(
+    'The works reserved for this payment are available again. Your cart is kept.',
+  );
   await expect(page.locator('[data-cart-badge]')).toHaveText('1');
   await page.getByRole('link', { name: 'Back to cart' }).click();
   await expect(page).toHaveURL(/\/en\/cart$/);

@@ -109,6 +109,10 @@ async function buy(browser: Browser, email: string): Promise<string> {
   await expect(page.getByRole('heading', { name: 'Paiement confirmé', level: 1 })).toBeVisible();
   await expect(page.getByText('Payé', { exact: true })).toBeVisible();
   const number = (await page.getByText(/^GS-\d{4}-\d{5}$/).textContent())!.trim();
+  // A guest has no orders page to be offered (issue 25 §9); the print's guarantee is the terms'.
+  await expect(page.getByRole('link', { name: 'Retour à la galerie' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Voir mes commandes' })).toHaveCount(0);
+  await expect(page.getByText('Tirages garantis 30 jours à compter de la réception')).toBeVisible();
   expect(errors).toEqual([]);
   await context.close();
   return number;
@@ -377,5 +381,20 @@ test('a signed-in buyer withdraws from /account at once, without a mail round tr
   await looksRight(page, 'done-account-fr-1366');
   const mail = await mailTo(email, TEXT.fr.mailConfirmed);
   expect(mail.text).toContain(`Commande n° ${orderNumber}`);
+  // The account page shows it on the order, with the statement's date (issue 25 §9).
+  await page.goto('/account');
+  await hydrated(page);
+  const order = page.getByRole('listitem').filter({
+    has: page.getByRole('heading', { name: `Commande ${orderNumber}` }),
+  });
+  const withdrawal = order.locator('[data-withdrawal="confirmed"]');
+  await expect(withdrawal).toContainText('Rétractation confirmée');
+  const today = new Intl.DateTimeFormat('fr-FR', {
+    dateStyle: 'long',
+    timeZone: 'Europe/Paris',
+  }).format(new Date());
+  await expect(withdrawal).toContainText(`Déclaration du ${today} à`);
+  await expect(order.getByRole('link', { name: /^Se rétracter de cette commande/ })).toHaveCount(0);
+  await expectNoAxeViolations(page);
   expect(errors).toEqual([]);
 });
