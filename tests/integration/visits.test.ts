@@ -74,12 +74,16 @@ describe('visit counts through the real server', () => {
     dir = await fs.mkdtemp(path.join(os.tmpdir(), 'galerie-visits-'));
     await fs.mkdir(path.join(dir, 'en'));
     await fs.mkdir(path.join(dir, '_astro'));
+    await fs.mkdir(path.join(dir, 'oeuvres'));
+    await fs.mkdir(path.join(dir, 'en', 'works'), { recursive: true });
     const files: [string, string][] = [
       ['index.html', '<p>accueil</p>'],
       ['gallery.html', '<p>galerie</p>'],
       ['404.html', '<p>introuvable</p>'],
       ['en/index.html', '<p>home</p>'],
       ['en/gallery.html', '<p>gallery</p>'],
+      ['oeuvres/seuil.html', '<p>Seuil</p>'],
+      ['en/works/seuil.html', '<p>Threshold</p>'],
       ['robots.txt', 'User-agent: *'],
       ['_astro/site.css', 'body{}'],
     ];
@@ -103,17 +107,20 @@ describe('visit counts through the real server', () => {
   });
 
   it('counts pages, works and visitors, and leaves out admins, bots, prefetches and the rest', async () => {
-    // Counted: a page, the same page again (the same visitor), a work's own address, the English
-    // gallery from another browser, an on-demand page, and a signed-in customer.
+    // Counted: a page, the same page again (the same visitor), a work's own page, in English from
+    // another browser, the gallery, an on-demand page, and a signed-in customer.
     expect(await get('/')).toBe(200);
     expect(await get('/?utm_source=newsletter')).toBe(200);
-    expect(await get('/gallery?work=seuil')).toBe(200);
-    expect(await get('/en/gallery?work=seuil', { 'user-agent': SAFARI })).toBe(200);
+    expect(await get('/oeuvres/seuil')).toBe(200);
+    expect(await get('/en/works/seuil', { 'user-agent': SAFARI })).toBe(200);
+    expect(await get('/gallery')).toBe(200);
     expect(await get('/account')).toBe(200);
     expect(await get('/', { cookie: customerCookie })).toBe(200);
     // Not counted.
     expect(await get('/', { cookie: adminCookie })).toBe(200);
-    expect(await get('/gallery?work=seuil', { cookie: adminCookie })).toBe(200);
+    expect(await get('/oeuvres/seuil', { cookie: adminCookie })).toBe(200);
+    // An old overlay link answers 301 to the work's page (issue 25): the page is the view.
+    expect(await get('/gallery?work=seuil')).toBe(301);
     expect(await get('/', { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1)' })).toBe(200);
     expect(await get('/gallery', { 'user-agent': 'curl/8.5.0' })).toBe(200);
     expect(await get('/', { 'sec-purpose': 'prefetch' })).toBe(200);
@@ -133,8 +140,9 @@ describe('visit counts through the real server', () => {
     expect(await visitCounts(t.db)).toEqual([
       { day: '2026-11-23', path: '/', visits: 3 },
       { day: '2026-11-23', path: '/account', visits: 1 },
-      { day: '2026-11-23', path: '/en/gallery', visits: 1 },
+      { day: '2026-11-23', path: '/en/works/seuil', visits: 1 },
       { day: '2026-11-23', path: '/gallery', visits: 2 },
+      { day: '2026-11-23', path: '/oeuvres/seuil', visits: 1 },
     ]);
     expect(await workViews(t.db)).toEqual([{ day: '2026-11-23', work: 'seuil', views: 2 }]);
     // Firefox (with or without a session cookie: the same browser) and Safari.
