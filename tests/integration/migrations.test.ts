@@ -242,7 +242,7 @@ describe('constraints', { tags: ['pg-server'] }, () => {
     const insert = (values: Record<string, unknown>) =>
       t.db
         .insertInto('contact_messages')
-        .values({ ...message, ...values } as never)
+        .values({ ...message, ...values })
         .execute();
     await insert({ subject: 'information' });
     await insert({ kind: 'enquiry', work_title: 'Le grand large' });
