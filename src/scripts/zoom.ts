@@ -217,8 +217,15 @@ class Viewer {
     this.image.style.transform = `translate(${this.x}px, ${this.y}px) scale(${this.scale})`;
     this.stage.dataset['scale'] = this.scale.toFixed(2);
     this.level.value = `${Math.round(this.scale * 100)} %`;
-    this.buttons.zoomOut.disabled = this.scale <= MIN_SCALE;
-    this.buttons.zoomIn.disabled = this.scale >= this.max;
+    const { zoomIn, zoomOut, reset } = this.buttons;
+    const atMin = this.scale <= MIN_SCALE;
+    const atMax = this.scale >= this.max;
+    // A button disabled under the keyboard's focus would drop it out of the dialog: it moves on.
+    const active = document.activeElement;
+    if ((atMax && active === zoomIn) || (atMin && active === zoomOut))
+      (atMax && atMin ? reset : atMax ? zoomOut : zoomIn).focus();
+    zoomOut.disabled = atMin;
+    zoomIn.disabled = atMax;
   }
 
   private onKey(event: KeyboardEvent): void {

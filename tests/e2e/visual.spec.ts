@@ -124,6 +124,55 @@ for (const size of SIZES) {
       expect(errors).toEqual([]);
     });
 
+    test('a work’s photos and its zoom at full resolution', async ({ page }) => {
+      const errors = await preparePage(page);
+      // Lumière du Tage: the painting, a detail, and the work in situ (the seed's extra photos).
+      await visit(page, '/oeuvres/lumiere-du-tage');
+      const strip = page.getByRole('list', { name: 'Photos de l’œuvre' });
+      await expect(strip.getByRole('button')).toHaveCount(3);
+      await strip.getByRole('button', { name: /^Photo 3 sur 3/ }).click();
+      const shown = page.locator('[data-views] figure:visible');
+      await expect(shown).toHaveCount(1);
+      await expect(shown.locator('figcaption')).toHaveText(/^En situation/);
+      await shown.scrollIntoViewIfNeeded();
+      await looksRight(page, 'work-views', size.width, { fullPage: false });
+
+      // The first photo's zoom: the master itself (1 200 px wide in the seed), loaded on opening.
+      await strip.getByRole('button', { name: /^Photo 1 sur 3/ }).click();
+      const full = page.waitForResponse((r) => /\/media\/[0-9a-f]{64}\/full\.webp$/.test(r.url()));
+      await page
+        .locator('[data-views] figure:visible')
+        .getByRole('button', { name: 'Agrandir l’œuvre' })
+        .click();
+      expect((await full).status()).toBe(200);
+      const zoom = page.locator('[data-zoom-viewer]');
+      const image = zoom.locator('img');
+      await expect
+        .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+        .toBe(1200);
+      await expect(zoom.getByText('Chargement de l’image…')).toBeHidden();
+      // At the largest scale, one image pixel per CSS pixel.
+      const zoomIn = zoom.getByRole('button', { name: 'Zoomer', exact: true });
+      while (await zoomIn.isEnabled()) await zoomIn.click();
+      const drawn = await image.evaluate(
+        (img: HTMLImageElement) => img.getBoundingClientRect().width,
+      );
+      expect(Math.abs(drawn - 1200)).toBeLessThan(1);
+      // Not masked, unlike the other screens: what is judged here is the image at 1:1 itself (the
+      // seed's bytes are fixed, so its pixels are too) and the controls drawn over it.
+      await settle(page);
+      await expectLooksRight(page);
+      await expectNoAxeViolations(page);
+      await expect(page).toHaveScreenshot(`zoom-full-${size.width}.png`, {
+        animations: 'disabled',
+        threshold: 0.25,
+        maxDiffPixelRatio: 0.02,
+      });
+      await page.keyboard.press('Escape');
+      await expect(zoom).toBeHidden();
+      expect(errors).toEqual([]);
+    });
+
     test('sign-in pages', async ({ page }) => {
       const errors = await preparePage(page);
       for (const [name, path] of [
