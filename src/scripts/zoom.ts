@@ -40,7 +40,7 @@ const PAN_STEP = 80;
 const DOUBLE_TAP_MS = 300;
 
 const BUTTON =
-  'inline-flex h-11 w-11 items-center justify-center rounded-full bg-white/90 text-ink text-xl shadow hover:bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white';
+  'inline-flex h-11 w-11 items-center justify-center rounded-full bg-white/90 text-ink text-xl shadow hover:bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white disabled:opacity-40';
 
 let viewer: Viewer | undefined;
 
