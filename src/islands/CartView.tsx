@@ -176,14 +176,14 @@ export default function CartView({ locale, cart: initial, messages, links }: Pro
                         {t('cart.unitPrice', { price: money(line.unitPriceCents) })}
                       </p>
                     )}
+                    {line.heldUntil && (
+                      <HoldNotice until={line.heldUntil} locale={locale} t={t} className="mt-1" />
+                    )}
                     <div className="mt-auto flex flex-wrap items-center justify-between gap-3 pt-2">
                       {original ? (
                         <p className="text-sm">{t('cart.uniqueCopy')}</p>
                       ) : (
                         <div
-                    {line.heldUntil && (
-                      <HoldNotice until={line.heldUntil} locale={locale} t={t} className="mt-1" />
-                    )}
                           role="group"
                           aria-label={t('cart.quantityOf', { title })}
                           className="flex items-center gap-2"
