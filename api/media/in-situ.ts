@@ -2,6 +2,7 @@
 // its real size from its dimensions (a 45-cm bench for scale) ("120 x 100 cm": height × width), so a collector sees how large
 // it is. Deterministic: the same painting and dimensions give the same bytes.
 import sharp from 'sharp';
+import { parseDimensions } from '../../src/domain/dimensions.ts';
 
 const WIDTH = 1500;
 const HEIGHT = 1000;
@@ -13,19 +14,11 @@ const CENTRE_CM = 150;
 /** A bench in front of the wall, off to the right: 45 cm high, 150 cm long. */
 const BENCH = WIDTH / 2 + 330;
 
-/** "120 x 100 cm" → 120 cm high, 100 cm wide; null when the text says something else. */
-export function parseDimensions(text: string): { height: number; width: number } | null {
-  const match = /^\s*(\d+(?:[.,]\d+)?)\s*[x×]\s*(\d+(?:[.,]\d+)?)\s*cm\s*$/i.exec(text);
-  if (!match) return null;
-  const [height, width] = [match[1]!, match[2]!].map((n) => Number(n.replace(',', '.')));
-  return { height: height!, width: width! };
-}
-
 export async function renderInSitu(painting: Buffer, dimensions: string): Promise<Buffer> {
   const size = parseDimensions(dimensions);
   if (!size) throw new Error(`renderInSitu: unreadable dimensions ${JSON.stringify(dimensions)}`);
-  const w = Math.round(size.width * PX_PER_CM);
-  const h = Math.round(size.height * PX_PER_CM);
+  const w = Math.round(size.widthCm * PX_PER_CM);
+  const h = Math.round(size.heightCm * PX_PER_CM);
   const left = Math.round((WIDTH - w) / 2);
   const top = Math.round(FLOOR - CENTRE_CM * PX_PER_CM - h / 2);
   const room = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">
