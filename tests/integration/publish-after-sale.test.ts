@@ -120,10 +120,23 @@ describe('what the on-demand pages are built from', () => {
       'src/components/pages/GalleryPage.astro',
       'src/components/pages/HomePage.astro',
       'src/lib/catalog.ts',
+      'src/lib/work-pages.ts',
+      'src/pages/sitemap.xml.ts',
     ]);
+    // The sitemap and the works' own pages (issue 25) read them too, prerendered all.
+    for (const page of [
+      'src/pages/sitemap.xml.ts',
+      'src/pages/oeuvres/[key].astro',
+      'src/pages/en/works/[key].astro',
+    ])
+      expect(fsSync.readFileSync(path.join(root, page), 'utf8'), page).not.toMatch(
+        /prerender\s*=\s*false/,
+      );
     const pages = source.filter((f) => f.startsWith('src/pages/'));
     const rendering = pages.filter((f) =>
-      /\b(GalleryPage|HomePage)\b/.test(fsSync.readFileSync(path.join(root, f), 'utf8')),
+      /\b(GalleryPage|HomePage|WorkPage|work-pages)\b/.test(
+        fsSync.readFileSync(path.join(root, f), 'utf8'),
+      ),
     );
     expect(rendering.length).toBeGreaterThanOrEqual(4);
     for (const page of rendering)
@@ -133,7 +146,15 @@ describe('what the on-demand pages are built from', () => {
     // The two components are rendered by pages only, not by a layout an on-demand page uses.
     for (const file of source.filter((f) => !f.startsWith('src/pages/')))
       expect(fsSync.readFileSync(path.join(root, file), 'utf8'), file).not.toMatch(
-        /import\s+(GalleryPage|HomePage)\b/,
+        /import\s+(GalleryPage|HomePage|WorkPage)\b/,
       );
+    // The works' pages' reader is imported by those pages and their component only.
+    expect(
+      source.filter(
+        (f) =>
+          !f.startsWith('src/pages/') &&
+          /work-pages\.ts'/.test(fsSync.readFileSync(path.join(root, f), 'utf8')),
+      ),
+    ).toEqual(['src/components/pages/WorkPage.astro']);
   });
 });
