@@ -96,9 +96,9 @@ async function buy(
   });
   const page = await context.newPage();
   const errors = await preparePage(page);
-  // Looks at a work through its own address first: a view for 'Œuvres les plus vues'.
-  await page.goto(`/gallery?work=${VIEWED.key}`);
-  await expect(page.getByRole('dialog', { name: VIEWED.title })).toBeVisible();
+  // Looks at a work on its own page first: a view for 'Œuvres les plus vues'.
+  await page.goto(`/oeuvres/${VIEWED.key}`);
+  await expect(page.getByRole('heading', { name: VIEWED.title, level: 1 })).toBeVisible();
   for (const line of lines) {
     const added = await page.request.post('/api/cart', {
       data: { artworkId: line.id, quantity: line.quantity },

@@ -170,7 +170,10 @@ test(
     await expect(page.getByText("Terre d'origine")).toBeVisible();
     await expect(page.getByText('Tirage d’art')).toBeVisible();
     await expect(page.locator('main')).not.toContainText(/cs_test|pi_|certificat/);
-    await expect(page.getByText('Garantie qualité de 30 jours')).toBeVisible();
+    // A print was bought: the terms' print guarantee, linked to its section (issue 25 §9).
+    await expect(
+      page.getByText('Tirages garantis 30 jours à compter de la réception', { exact: false }),
+    ).toBeVisible();
     await expect(page.locator('[data-cart-badge]')).toBeHidden();
     await expect(page.getByRole('link', { name: 'Nous contacter' })).toHaveAttribute(
       'href',

@@ -95,7 +95,7 @@ test('sitemap and robots list both languages', async ({ request, baseURL }) => {
   );
 });
 
-test('the gallery carries JSON-LD for the artist and every work with its offer', async ({
+test('the gallery carries JSON-LD for the artist and lists every work’s page; each page has its offers', async ({
   page,
 }) => {
   await page.goto('/gallery');
@@ -103,22 +103,35 @@ test('the gallery carries JSON-LD for the artist and every work with its offer',
     (text) =>
       JSON.parse(text) as {
         '@type': string | string[];
-        offers?: { price: string; priceCurrency: string; availability: string };
+        itemListElement?: { url: string; name: string }[];
+        offers?: { price: string; priceCurrency: string; availability: string }[];
       },
   );
   expect(data.filter((d) => d['@type'] === 'Person')).toHaveLength(1);
-  const works = data.filter(
-    (d) => Array.isArray(d['@type']) && d['@type'].includes('VisualArtwork'),
+  const list = data.find((d) => d['@type'] === 'ItemList');
+  // One entry per work (an original and its print share a page): one per distinct card key.
+  const keys = new Set(
+    await page
+      .locator('[data-open-work]')
+      .evaluateAll((links) => links.map((link) => (link as HTMLElement).dataset['openWork'])),
   );
-  expect(works).toHaveLength(25);
-  expect(works.every((w) => w.offers?.priceCurrency === 'EUR')).toBe(true);
-  expect(
-    works.filter((w) => w.offers?.availability === 'https://schema.org/SoldOut').length,
-  ).toBeGreaterThan(0);
+  expect(keys.size).toBeGreaterThan(10);
+  expect(list?.itemListElement).toHaveLength(keys.size);
+  expect(list?.itemListElement?.every((item) => /\/oeuvres\/[a-z0-9-]+$/.test(item.url))).toBe(
+    true,
+  );
   await expect(page.locator('meta[property="og:image"]')).toHaveAttribute(
     'content',
     /\/media\/[0-9a-f]{64}\/1200\.webp$/,
   );
+  // A sold original's page keeps its offer, sold out (every page is checked by
+  // tests/integration/work-pages.test.ts).
+  await page.goto('/oeuvres/sel-et-cendre');
+  const work = (await page.locator('script[type="application/ld+json"]').allTextContents())
+    .map((text) => JSON.parse(text) as { '@type': string | string[]; offers?: unknown })
+    .find((d) => [d['@type']].flat().includes('VisualArtwork'));
+  expect(JSON.stringify(work?.offers)).toContain('https://schema.org/SoldOut');
+  expect(JSON.stringify(work?.offers)).toContain('"priceCurrency":"EUR"');
 });
 
 test.describe('gallery', () => {
