@@ -6,7 +6,7 @@
 // print (only put in a cart, never checked out).
 import { expect, type Browser, type Page } from '@playwright/test';
 import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
-import { expectLooksRight, settle } from './look.ts';
+import { expectLooksRight, settle, SHOWN_IMAGES } from './look.ts';
 
 const ORDER_BUTTON = /^(Commander avec obligation de paiement|Order with obligation to pay) · /;
 
@@ -18,7 +18,7 @@ async function looksRight(page: Page, name: string): Promise<void> {
   await expect(page).toHaveScreenshot(`${name}.png`, {
     fullPage: true,
     animations: 'disabled',
-    mask: [page.locator('img'), page.locator('[data-visual-volatile]')],
+    mask: [page.locator(SHOWN_IMAGES), page.locator('[data-visual-volatile]')],
     maskColor: '#d9d4cc',
     threshold: 0.25,
     maxDiffPixelRatio: 0.02,

@@ -195,3 +195,10 @@ export async function settle(page: Page): Promise<void> {
     await document.fonts.ready;
   });
 }
+
+/**
+ * The images a screenshot masks: every <img> but those inside a closed <details> (the scale
+ * view's), which Chromium still lays out, so a mask over them would paint a grey box over
+ * whatever happens to be drawn there.
+ */
+export const SHOWN_IMAGES = 'img:not(details:not([open]) img)';

@@ -9,7 +9,7 @@
 // Works bought here are used by no other spec: ocre-et-silence (print, stock 10), once per width.
 import { expect, type Page } from '@playwright/test';
 import { expectNoAxeViolations, hydrated, openQuickView, preparePage, test } from './helpers.ts';
-import { expectLooksRight, settle } from './look.ts';
+import { expectLooksRight, settle, SHOWN_IMAGES } from './look.ts';
 import { verificationLink } from '../helpers/mail.ts';
 import { mailDir } from './shops.ts';
 
@@ -36,7 +36,7 @@ async function looksRight(
   await expect(page).toHaveScreenshot(`${name}-${width}.png`, {
     fullPage,
     animations: 'disabled',
-    mask: [page.locator('img'), page.locator('[data-visual-volatile]')],
+    mask: [page.locator(SHOWN_IMAGES), page.locator('[data-visual-volatile]')],
     maskColor: '#d9d4cc',
     // Anti-aliasing of text differs slightly between runs; a broken layout differs by far more.
     threshold: 0.25,
