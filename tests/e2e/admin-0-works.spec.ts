@@ -9,7 +9,8 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { E2E_ADMIN, useOwner } from './admin.ts';
-import { expectNoAxeViolations, hydrated, test } from './helpers.ts';
+import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
+import { expectLooksRight, settle, SHOWN_IMAGES } from './look.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -36,7 +37,11 @@ async function publicPage(request: APIRequestContext, path: string, text: string
 }
 
 /** An original added through the back office's endpoints, with its uploaded image: its id. */
-async function addOriginal(title: { fr: string; en: string }, photo: Buffer): Promise<number> {
+async function addOriginal(
+  title: { fr: string; en: string },
+  photo: Buffer,
+  dimensions = '60 x 50 cm',
+): Promise<number> {
   const upload = await ownerOf().post('/api/admin/uploads', {
     headers: { 'content-type': 'image/jpeg' },
     data: photo,
@@ -51,7 +56,7 @@ async function addOriginal(title: { fr: string; en: string }, photo: Buffer): Pr
       category: 'peinture',
       collection: '',
       year: 2026,
-      dimensions: '60 x 50 cm',
+      dimensions,
       priceCents: 250_000,
       stock: 1,
       editionSize: null,
@@ -442,4 +447,54 @@ test('deleting a work that was bought archives it: off the site, its order keeps
     order: { lines: { title: string }[] };
   };
   expect(order.order.lines.map((line) => line.title)).toEqual([title]);
+});
+
+test('a square work: its card and its page keep it square, at 1366 and 390 px, axe 0', async ({
+  page,
+  request,
+}) => {
+  // The seed's works are portraits and one landscape (api/catalog/seed.ts): the owner adds a
+  // square one, as the issue's acceptance asks (issue 25: true proportions).
+  const photo = await sharp({
+    create: { width: 1200, height: 1200, channels: 3, background: '#3f5e6b' },
+  })
+    .jpeg()
+    .toBuffer();
+  const title = { fr: 'Carré bleu', en: 'Blue Square' };
+  const errors = await preparePage(page);
+  const id = await addOriginal(title, photo, '80 x 80 cm');
+  const fetched = await ownerOf().get(`/api/admin/artworks/${id}`);
+  expect(fetched.status()).toBe(200);
+  const { slug } = ((await fetched.json()) as { artwork: { slug: string } }).artwork;
+  const key = slug.replace(/-(original|print)$/, '');
+  await publicPage(request, `/oeuvres/${key}`, title.fr);
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await page.goto(`/oeuvres/${key}`);
+    await expect(page.getByRole('heading', { name: title.fr, level: 1 })).toBeVisible();
+    const main = page.locator('[data-views] figure img').first();
+    await expect(main).toHaveJSProperty('complete', true);
+    const box = await main.boundingBox();
+    expect(box).not.toBeNull();
+    expect(Math.abs(box!.width - box!.height)).toBeLessThanOrEqual(1);
+    await settle(page);
+    await expectLooksRight(page);
+    await expectNoAxeViolations(page);
+    await expect(page).toHaveScreenshot(`work-square-${width}.png`, {
+      fullPage: true,
+      animations: 'disabled',
+      mask: [page.locator(SHOWN_IMAGES)],
+      maskColor: '#d9d4cc',
+      threshold: 0.25,
+      maxDiffPixelRatio: 0.02,
+    });
+    // Its card in the gallery is square too (no 4:5 crop).
+    await page.goto('/gallery');
+    const card = page.locator(`a[data-open-work="${key}"] img`).first();
+    await card.scrollIntoViewIfNeeded();
+    const cardBox = await card.boundingBox();
+    expect(cardBox).not.toBeNull();
+    expect(Math.abs(cardBox!.width - cardBox!.height)).toBeLessThanOrEqual(1);
+  }
+  expect(errors).toEqual([]);
 });
