@@ -1,6 +1,7 @@
 // The public catalogue: what visitors may see, as plain domain objects (no rows leak out).
 import { z } from 'zod';
 import type { Database } from '../db/index.ts';
+import { readImages as imagesOf } from '../admin/artwork-images.ts';
 import { imageAlt } from '../../src/schemas/artworks.ts';
 
 const localized = z.object({ fr: z.string(), en: z.string() });
@@ -128,37 +129,6 @@ export async function listPublicArtworks(db: Database): Promise<PublicArtwork[]>
       images,
     };
   });
-}
-
-/** The photos of the works `ids`, in order: one query for the whole catalogue. */
-async function imagesOf(
-  db: Database,
-  ids: number[],
-): Promise<Map<number, { sha256: string; width: number; height: number; caption: Localized }[]>> {
-  const byWork = new Map<
-    number,
-    { sha256: string; width: number; height: number; caption: Localized }[]
-  >();
-  if (ids.length === 0) return byWork;
-  const rows = await db
-    .selectFrom('artwork_images as i')
-    .innerJoin('media as m', 'm.id', 'i.media_id')
-    .select(['i.artwork_id', 'i.caption_fr', 'i.caption_en', 'm.sha256', 'm.width', 'm.height'])
-    .where('i.artwork_id', 'in', ids)
-    .orderBy('i.artwork_id')
-    .orderBy('i.position')
-    .execute();
-  for (const r of rows) {
-    const list = byWork.get(r.artwork_id) ?? [];
-    list.push({
-      sha256: r.sha256,
-      width: r.width,
-      height: r.height,
-      caption: { fr: r.caption_fr, en: r.caption_en },
-    });
-    byWork.set(r.artwork_id, list);
-  }
-  return byWork;
 }
 
 export interface Availability {
