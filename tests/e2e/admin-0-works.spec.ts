@@ -222,6 +222,8 @@ test('a work’s photos: two more added with captions, reordered by keyboard, on
     .getByRole('button', { name: 'Modifier' })
     .click();
   const form = page.getByRole('dialog', { name: `Modifier l'œuvre: ${title.fr}` });
+  // The form opens once the work is fetched whole; a failure to open shows here, not as 0 photos.
+  await expect(form).toBeVisible();
   const photos = form.locator('[data-photo]');
   await expect(photos).toHaveCount(1);
 
