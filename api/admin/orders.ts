@@ -38,6 +38,8 @@ import { log } from '../log.ts';
 import type { Mailer } from '../mail/index.ts';
 import { shippingMail } from '../mail/shipping.ts';
 import { readOrder } from '../orders/index.ts';
+import { orderReturned } from '../orders/returns.ts';
+import { editionLabelsOfItems } from '../editions/index.ts';
 import { SHOP_TIME_ZONE } from '../orders/sales.ts';
 import type { Payments } from '../payments/index.ts';
 import { liveSettings } from '../settings/index.ts';
@@ -365,13 +367,14 @@ export async function getAdminOrder(
   const [items, invoices, history] = await Promise.all([
     db
       .selectFrom('order_items')
-      .select(['title', 'artwork_type', 'quantity', 'unit_price_cents'])
+      .select(['id', 'title', 'artwork_type', 'quantity', 'unit_price_cents'])
       .where('order_id', '=', o.id)
       .orderBy('id')
       .execute(),
     invoicesOf(db, o.id),
     historyOf(db, o.id, o.paid_at, o.currency),
   ]);
+  const editions = await editionLabelsOfItems(db, [o.id]);
   return {
     ...toRow(o),
     customerPhone: o.customer_phone,
@@ -382,6 +385,7 @@ export async function getAdminOrder(
       quantity: i.quantity,
       unitPriceCents: i.unit_price_cents,
       lineCents: i.unit_price_cents * i.quantity,
+      editions: editions.get(i.id) ?? [],
     })),
     subtotalCents: o.subtotal_cents,
     promoCode: o.promo_code,
@@ -563,6 +567,10 @@ export async function changeOrderStatus(
     // Restocking without a refund is ours; with one, refundOrder did it.
     if (cancelling && !refunding && change.restock)
       restocked = (await restockOrder(trx, order.id, now)) > 0;
+    if (cancelling && !refunding)
+      await orderReturned(trx, order.id, now, 'cancellation', actor, {
+        restock: change.restock === true,
+      });
     await audit(
       trx,
       actor,

@@ -56,6 +56,8 @@ export interface Artworks {
   description_fr: Generated<string>;
   dimensions: string;
   display_order: Generated<number>;
+  edition_ea: Generated<number>;
+  edition_hc: Generated<number>;
   edition_size: number | null;
   framed: boolean | null;
   id: Generated<number>;
@@ -109,6 +111,41 @@ export interface Carts {
   updated_at: Generated<Timestamp>;
 }
 
+export interface Certificates {
+  artwork_id: number | null;
+  content: Json;
+  edition_kind: string | null;
+  edition_number: number | null;
+  holder_email: string;
+  holder_user_id: string | null;
+  issued_at: Timestamp;
+  key_id: string;
+  locale: string;
+  order_id: string | null;
+  order_item_id: number | null;
+  predecessor: string | null;
+  replaced_by: string | null;
+  revoked_reason: string | null;
+  serial: string;
+  signature: string;
+  state: Generated<string>;
+  state_changed_at: Timestamp | null;
+}
+
+export interface CertificateTransfers {
+  cancelled_at: Timestamp | null;
+  claimed_at: Timestamp | null;
+  claimed_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  id: Generated<string>;
+  locale: string;
+  new_owner_email: string;
+  new_serial: string | null;
+  serial: string;
+  token_hash: Buffer;
+}
+
 export interface ContactMessages {
   artwork_id: number | null;
   created_at: Generated<Timestamp>;
@@ -139,6 +176,22 @@ export interface CustomerSummaries {
   sort_name: Generated<string | null>;
   spent_cents: Generated<Int8>;
   user_id: string | null;
+}
+
+export interface EditionCopies {
+  artwork_id: number;
+  id: Generated<number>;
+  kind: Generated<string>;
+  number: number;
+  order_id: string | null;
+  order_item_id: number | null;
+  released_at: Timestamp | null;
+  retired_at: Timestamp | null;
+  return_reason: string | null;
+  returned_at: Timestamp | null;
+  sold_at: Timestamp | null;
+  state: string;
+  updated_at: Generated<Timestamp>;
 }
 
 export interface ErasureRequests {
@@ -311,6 +364,15 @@ export interface Sessions {
   user_id: string;
 }
 
+export interface SigningKeys {
+  active: Generated<boolean>;
+  algorithm: string;
+  created_at: Generated<Timestamp>;
+  id: string;
+  private_key: string;
+  public_key: string;
+}
+
 export interface SiteSettings {
   key: string;
   updated_at: Generated<Timestamp>;
@@ -401,8 +463,11 @@ export interface DB {
   audit_log: AuditLog;
   cart_items: CartItems;
   carts: Carts;
+  certificate_transfers: CertificateTransfers;
+  certificates: Certificates;
   contact_messages: ContactMessages;
   customer_summaries: CustomerSummaries;
+  edition_copies: EditionCopies;
   erasure_requests: ErasureRequests;
   holds: Holds;
   invoice_counters: InvoiceCounters;
@@ -419,6 +484,7 @@ export interface DB {
   sales_day_works: SalesDayWorks;
   sales_days: SalesDays;
   sessions: Sessions;
+  signing_keys: SigningKeys;
   site_settings: SiteSettings;
   subscriptions: Subscriptions;
   totp_credentials: TotpCredentials;

@@ -35,8 +35,14 @@ const order = (overrides: Partial<OrderSummary> = {}): OrderSummary => ({
     country: 'NL',
   },
   lines: [
-    { title: 'Lumière du Tage', type: 'original', quantity: 1, unitPriceCents: 1_250_000 },
-    { title: 'Seuil', type: 'print', quantity: 2, unitPriceCents: 35_000 },
+    {
+      title: 'Lumière du Tage',
+      type: 'original',
+      quantity: 1,
+      unitPriceCents: 1_250_000,
+      editions: [],
+    },
+    { title: 'Seuil', type: 'print', quantity: 2, unitPriceCents: 35_000, editions: [] },
   ],
   ...overrides,
 });
@@ -63,7 +69,9 @@ describe('order confirmation mail', () => {
     const mail = orderConfirmationMail(
       order({
         locale: 'fr',
-        lines: [{ title: 'Seuil', type: 'print', quantity: 1, unitPriceCents: 35_000 }],
+        lines: [
+          { title: 'Seuil', type: 'print', quantity: 1, unitPriceCents: 35_000, editions: [] },
+        ],
         shippingAddress: {
           street: '1 rue de la Paix',
           city: 'Paris',

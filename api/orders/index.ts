@@ -6,6 +6,11 @@ import type { Database } from '../db/index.ts';
 import { closeUnpaidOrder, releaseHolds } from '../checkout/index.ts';
 import { clearCart } from '../cart/index.ts';
 import { issueInvoice } from '../invoices/index.ts';
+import {
+  assignEditionNumbers,
+  EditionNumbersExhausted,
+  editionLabelsOfItems,
+} from '../editions/index.ts';
 import { AppError } from '../http/errors.ts';
 import { BUYER_ORDER_COLUMNS, buyerOrders, type BuyerOrder } from './view.ts';
 import { systemClock } from '../clock.ts';
@@ -18,6 +23,8 @@ export interface OrderLine {
   type: 'original' | 'print';
   quantity: number;
   unitPriceCents: number;
+  /** The copies' edition labels ('7/50', 'EA 1/5'); empty for an original or an unnumbered print. */
+  editions: string[];
 }
 
 export interface OrderSummary {
@@ -62,10 +69,11 @@ export async function readOrder(
   if (!o) return null;
   const items = await db
     .selectFrom('order_items')
-    .select(['title', 'artwork_type', 'quantity', 'unit_price_cents'])
+    .select(['id', 'title', 'artwork_type', 'quantity', 'unit_price_cents'])
     .where('order_id', '=', o.id)
     .orderBy('id')
     .execute();
+  const editions = await editionLabelsOfItems(db, [o.id]);
   return {
     id: o.id,
     number: o.order_number,
@@ -89,6 +97,7 @@ export async function readOrder(
       type: i.artwork_type === 'original' ? 'original' : 'print',
       quantity: i.quantity,
       unitPriceCents: i.unit_price_cents,
+      editions: editions.get(i.id) ?? [],
     })),
   };
 }
@@ -271,6 +280,17 @@ export async function applyStripeEvent(
           created_at: now,
         })
         .execute();
+    }
+
+    // Each copy of a numbered print takes the lowest free number of its edition, here, before
+    // anything of the sale is written: an edition with no number left refunds the payment whole
+    // (docs/decisions/045; the back office keeps the stock within the free numbers, so it means a bug).
+    try {
+      await assignEditionNumbers(trx, order.id, now);
+    } catch (error) {
+      if (!(error instanceof EditionNumbersExhausted)) throw error;
+      log.error(`Order ${order.id}: ${error.message}; the payment is refunded`);
+      return refund(error.message);
     }
 
     // Sale: originals sold, holds converted (print stock was already taken by the hold).

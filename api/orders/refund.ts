@@ -15,6 +15,7 @@ import { timeOf, type Clock } from '../clock.ts';
 import type { Database, Executor } from '../db/index.ts';
 import { findInvoice, issueCreditNote, type RefundReason } from '../invoices/index.ts';
 import { getPayments } from '../payments/index.ts';
+import { orderReturned } from './returns.ts';
 import type { InvoiceRef } from '../../src/schemas/admin-orders.ts';
 import { Fulfilment, Payment } from '../../src/domain/order-status.ts';
 
@@ -216,6 +217,18 @@ export async function refundOrder(
       { ...after, reason: options.reason, credit_note: note.number },
     );
     const restocked = options.restock ? await restock(trx, order.id, now) : [];
+    await orderReturned(
+      trx,
+      order.id,
+      now,
+      options.reason === 'withdrawal'
+        ? 'withdrawal'
+        : options.reason === 'cancellation'
+          ? 'cancellation'
+          : 'refund',
+      options.actor,
+      { restock: options.restock },
+    );
     if (restocked.length)
       await audit(trx, options.actor, 'order.restock', 'order', order.id, null, {
         works: restocked,

@@ -1,6 +1,7 @@
 // What a buyer sees of an order (success page, account page, mails): its number, date, the works
 // bought with their image, and the amounts — never the payment provider's internal ids.
 import type { Executor } from '../db/index.ts';
+import { editionLabelsOfItems } from '../editions/index.ts';
 export type { BuyerOrder, BuyerOrderLine } from '../../src/schemas/views.ts';
 import type { BuyerOrder, BuyerOrderLine } from '../../src/schemas/views.ts';
 
@@ -16,6 +17,7 @@ export async function orderLines(
     .leftJoin('artworks as a', 'a.id', 'i.artwork_id')
     .leftJoin('media as m', 'm.id', 'a.media_id')
     .select([
+      'i.id',
       'i.order_id',
       'i.title',
       'i.artwork_type',
@@ -28,6 +30,7 @@ export async function orderLines(
     .where('i.order_id', 'in', orderIds)
     .orderBy('i.id')
     .execute();
+  const editions = await editionLabelsOfItems(db, orderIds);
   for (const row of rows) {
     byOrder.get(row.order_id)?.push({
       title: row.title,
@@ -35,6 +38,7 @@ export async function orderLines(
       quantity: row.quantity,
       unitPriceCents: row.unit_price_cents,
       lineTotalCents: row.unit_price_cents * row.quantity,
+      editions: editions.get(row.id) ?? [],
       image:
         row.sha256 !== null && row.width !== null && row.height !== null
           ? { sha256: row.sha256, width: row.width, height: row.height }

@@ -40,6 +40,7 @@ import type {
 } from '../../src/schemas/withdrawal.ts';
 import { Fulfilment, Payment } from '../../src/domain/order-status.ts';
 import { draftStatement, withdrawalDecision, withdrawalStatement } from './rules.ts';
+import { orderReturned } from '../orders/returns.ts';
 
 export interface WithdrawalDeps {
   db: Database;
@@ -307,6 +308,8 @@ async function markWithdrawn(
     .set({ withdrawal_requested_at: statement.requestedAt, updated_at: now })
     .where('id', '=', order.id)
     .execute();
+  // The copies come back: their edition numbers go to the owner (docs/decisions/045).
+  await orderReturned(trx, order.id, now, 'withdrawal');
   // The buyer acts, not an administrator: no actor (api/admin/audit.ts needs one).
   await trx
     .insertInto('audit_log')

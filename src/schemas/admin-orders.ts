@@ -75,6 +75,8 @@ export interface OrderLine {
   quantity: number;
   unitPriceCents: number;
   lineCents: number;
+  /** The copies' edition labels ('7/50'), to pencil on the prints; empty for an original. */
+  editions: string[];
 }
 
 export interface OrderHistoryEntry {

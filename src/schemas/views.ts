@@ -82,6 +82,8 @@ export const buyerOrderLineSchema = z.object({
   quantity: z.number().int(),
   unitPriceCents: z.number().int(),
   lineTotalCents: z.number().int(),
+  /** The copies' edition labels ('7/50', 'EA 1/5'; docs/decisions/045), empty for an original. */
+  editions: z.array(z.string()),
   /** The work's image master, while the work still exists. */
   image: imageRefSchema.nullable(),
 });

@@ -169,7 +169,15 @@ describe.skipIf(testDbKind() !== 'pglite')('hostile text the owner or a customer
         postalCode: '1200-286',
         country: 'PT',
       },
-      lines: [{ title: hostile('Seuil'), type: 'print', quantity: 1, unitPriceCents: 35_000 }],
+      lines: [
+        {
+          title: hostile('Seuil'),
+          type: 'print',
+          quantity: 1,
+          unitPriceCents: 35_000,
+          editions: [],
+        },
+      ],
     };
     const withdrawal = {
       orderNumber: order.number,

@@ -1,0 +1,23 @@
+// What follows when an order's works come back (issue 26): the owner cancels it (with or without a
+// refund), refunds it, or the buyer withdraws. Called inside the transaction that records the
+// return, so the return and its consequences are never one without the other. Each consequence
+// is one line here: the edition numbers go back to the owner (api/editions, docs/decisions/045).
+import type { Actor } from '../admin/audit.ts';
+import type { Executor } from '../db/index.ts';
+import { returnEditionCopies, type ReturnReason } from '../editions/index.ts';
+
+export interface ReturnOptions {
+  /** The owner put the works back on sale with the return (their numbers are free at once). */
+  restock?: boolean;
+}
+
+export async function orderReturned(
+  trx: Executor,
+  orderId: string,
+  now: Date,
+  reason: ReturnReason,
+  actor?: Actor | null,
+  options: ReturnOptions = {},
+): Promise<void> {
+  await returnEditionCopies(trx, orderId, now, reason, options.restock === true, actor ?? null);
+}
