@@ -6,6 +6,7 @@ import type { Database } from '../db/index.ts';
 import { closeUnpaidOrder, releaseHolds } from '../checkout/index.ts';
 import { clearCart } from '../cart/index.ts';
 import { issueInvoice } from '../invoices/index.ts';
+import { issueCertificates } from '../certificates/index.ts';
 import {
   assignEditionNumbers,
   EditionNumbersExhausted,
@@ -322,6 +323,8 @@ export async function applyStripeEvent(
       .where('id', '=', order.id)
       .execute();
     if (order.cart_id) await clearCart(trx, order.cart_id);
+    // A certificate per original and per numbered copy, signed in this transaction (decision 046).
+    await issueCertificates(trx, order.id, now);
     // The invoice number is taken in this transaction, last, so a payment that rolls back gives
     // its number back and the counter's lock is held briefly (docs/decisions/019).
     await issueInvoice(trx, order.id, now);

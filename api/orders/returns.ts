@@ -5,6 +5,7 @@
 import type { Actor } from '../admin/audit.ts';
 import type { Executor } from '../db/index.ts';
 import { returnEditionCopies, type ReturnReason } from '../editions/index.ts';
+import { revokeOrderCertificates } from '../certificates/lifecycle.ts';
 
 export interface ReturnOptions {
   /** The owner put the works back on sale with the return (their numbers are free at once). */
@@ -20,4 +21,5 @@ export async function orderReturned(
   options: ReturnOptions = {},
 ): Promise<void> {
   await returnEditionCopies(trx, orderId, now, reason, options.restock === true, actor ?? null);
+  await revokeOrderCertificates(trx, orderId, now, reason, actor ?? null);
 }
