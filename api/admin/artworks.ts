@@ -14,6 +14,7 @@ import { requestPublish } from '../build/publish.ts';
 import { closeUnpaidOrder, expireSessionQuietly } from '../checkout/index.ts';
 import type { Database } from '../db/index.ts';
 import type { DB } from '../db/schema.ts';
+import { checkEdition } from '../editions/index.ts';
 import { AppError } from '../http/errors.ts';
 import type { MediaStorage } from '../media/storage.ts';
 import type { Payments } from '../payments/index.ts';
@@ -56,6 +57,8 @@ function rows(db: Database | Trx) {
       'a.price_cents',
       'a.stock',
       'a.edition_size',
+      'a.edition_ea',
+      'a.edition_hc',
       'a.is_available',
       'a.is_sold',
       'a.original_id',
@@ -92,6 +95,8 @@ function toAdmin(r: Row): AdminArtwork {
     priceCents: r.price_cents,
     stock: r.stock,
     editionSize: r.edition_size,
+    editionEa: r.edition_ea,
+    editionHc: r.edition_hc,
     isAvailable: r.is_available,
     isSold: r.is_sold,
     originalId: r.original_id,
@@ -133,6 +138,8 @@ export async function listAdminArtworks(
       'w.price_cents',
       'w.stock',
       'w.edition_size',
+      'w.edition_ea',
+      'w.edition_hc',
       'w.is_available',
       'w.is_sold',
       'w.original_id',
@@ -281,6 +288,8 @@ export async function createArtwork(
         price_cents: input.priceCents,
         stock: original ? (input.isSold ? 0 : 1) : input.stock,
         edition_size: original ? null : input.editionSize,
+        edition_ea: original ? 0 : (input.editionEa ?? 0),
+        edition_hc: original ? 0 : (input.editionHc ?? 0),
         is_available: input.isAvailable,
         is_sold: original && input.isSold,
         original_id: original ? null : input.originalId,
@@ -297,6 +306,7 @@ export async function createArtwork(
       .executeTakeFirstOrThrow();
     // The list, when given, is the whole truth (its first photo becomes the card image).
     if (input.images) await writeImages(trx, row.id, input.images);
+    await checkEdition(trx, row.id);
     const after = await getAdminArtwork(trx, row.id);
     await audit(trx, actor, 'artwork.create', 'artwork', row.id, null, after);
     return after;
@@ -381,6 +391,8 @@ export async function updateArtwork(
         ...(patch.editionSize !== undefined && !original
           ? { edition_size: patch.editionSize }
           : {}),
+        ...(patch.editionEa !== undefined && !original ? { edition_ea: patch.editionEa } : {}),
+        ...(patch.editionHc !== undefined && !original ? { edition_hc: patch.editionHc } : {}),
         ...(patch.isAvailable !== undefined ? { is_available: patch.isAvailable } : {}),
         ...(patch.isSold !== undefined && original
           ? { is_sold: patch.isSold, stock: patch.isSold ? 0 : 1 }
@@ -401,6 +413,7 @@ export async function updateArtwork(
       .where('id', '=', id)
       .execute();
     if (patch.images) await writeImages(trx, id, patch.images);
+    await checkEdition(trx, id);
     const after = await getAdminArtwork(trx, id);
     await audit(
       trx,

@@ -12,6 +12,7 @@
 import { sql } from 'kysely';
 import { audit, type Actor } from '../admin/audit.ts';
 import type { Executor } from '../db/index.ts';
+import { AppError } from '../http/errors.ts';
 import { editionLabel, type EditionKind } from '../../src/domain/editions.ts';
 
 export interface OrderEditionCopy {
@@ -244,23 +245,24 @@ export async function returnEditionCopies(
     .execute();
   for (const r of returned)
     changed.push({ artworkId: r.artwork_id, number: r.number, state: 'returned' });
-  if (!restock) return changed;
-  const released = await trx
-    .updateTable('edition_copies')
-    .set({ state: 'free', released_at: now, updated_at: now })
-    .where('order_id', '=', orderId)
-    .where('state', '=', 'returned')
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('artworks as a')
-          .select('a.id')
-          .whereRef('a.id', '=', 'edition_copies.artwork_id')
-          .where('a.archived_at', 'is', null),
-      ),
-    )
-    .returning(['artwork_id', 'number'])
-    .execute();
+  const released = !restock
+    ? []
+    : await trx
+        .updateTable('edition_copies')
+        .set({ state: 'free', released_at: now, updated_at: now })
+        .where('order_id', '=', orderId)
+        .where('state', '=', 'returned')
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('artworks as a')
+              .select('a.id')
+              .whereRef('a.id', '=', 'edition_copies.artwork_id')
+              .where('a.archived_at', 'is', null),
+          ),
+        )
+        .returning(['artwork_id', 'number'])
+        .execute();
   for (const r of released) {
     const same = changed.find((c) => c.artworkId === r.artwork_id && c.number === r.number);
     if (same) same.state = 'free';
@@ -310,4 +312,43 @@ export async function auditEdition(
       at: now,
     })
     .execute();
+}
+
+/**
+ * After the back office changed a work (api/admin/artworks.ts, in its transaction): a numbered
+ * edition must keep every number sold, returned or retired within its size, and its stock within
+ * its free numbers less the copies held by payments in progress — else a paid copy would find no
+ * number. Throws `invalid_input` on the field to correct; the caller's transaction rolls back.
+ */
+export async function checkEdition(trx: Executor, artworkId: number): Promise<void> {
+  const work = await trx
+    .selectFrom('artworks')
+    .select(['artwork_type', 'edition_size', 'stock'])
+    .where('id', '=', artworkId)
+    .executeTakeFirst();
+  if (!work || work.artwork_type !== 'print') return;
+  const taken = await trx
+    .selectFrom('edition_copies')
+    .select((eb) => eb.fn.max<number>('number').as('highest'))
+    .where('artwork_id', '=', artworkId)
+    .where('kind', '=', 'numbered')
+    .where('state', '<>', 'free')
+    .executeTakeFirstOrThrow();
+  const highest = taken.highest === null ? 0 : Number(taken.highest);
+  if (work.edition_size === null) {
+    if (highest > 0)
+      throw new AppError('invalid_input', {
+        fields: { editionSize: 'admin.artwork.error.editionBelowNumbers' },
+      });
+    return;
+  }
+  if (highest > work.edition_size)
+    throw new AppError('invalid_input', {
+      fields: { editionSize: 'admin.artwork.error.editionBelowNumbers' },
+    });
+  const free = (await freeNumbers(trx, artworkId, work.edition_size)).length;
+  if (work.stock + (await heldCopies(trx, artworkId)) > free)
+    throw new AppError('invalid_input', {
+      fields: { stock: 'admin.artwork.error.stockOverNumbers' },
+    });
 }

@@ -75,6 +75,11 @@ export const ERRORS = {
     status: 409,
     message: 'This was changed meanwhile: here are the current values.',
   },
+  // The register of editions (docs/decisions/045): a number not in a state the owner can decide on.
+  edition_conflict: {
+    status: 409,
+    message: 'Ce numéro ne peut pas changer ainsi dans son état actuel.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -94,6 +94,13 @@ export default function ArtworkForm({
       priceCents: Math.round(number('price') * 100),
       stock: print ? number('stock') : 1,
       editionSize: print && text('editionSize') !== '' ? number('editionSize') : null,
+      // issue 26: artist's proofs and hors-commerce copies, counted apart (empty: none).
+      ...(print
+        ? {
+            editionEa: text('editionEa') === '' ? 0 : number('editionEa'),
+            editionHc: text('editionHc') === '' ? 0 : number('editionHc'),
+          }
+        : {}),
       isAvailable: data.get('isAvailable') === 'on',
       isSold: !print && data.get('isSold') === 'on',
       originalId: print && text('originalId') !== '' ? Number(text('originalId')) : null,
@@ -342,15 +349,38 @@ export default function ArtworkForm({
             <label className="block">
               <span className="font-medium">{t('form.editionSize')}</span>
               <input
+                id={id('editionSize')}
                 name="editionSize"
+                data-field="editionSize"
                 type="number"
                 inputMode="numeric"
                 min={1}
                 defaultValue={value?.editionSize ?? ''}
                 className={FIELD}
+                {...invalid('editionSize')}
               />
+              {error('editionSize')}
             </label>
           )}
+          {print &&
+            (['editionEa', 'editionHc'] as const).map((name) => (
+              <label key={name} className="block">
+                <span className="font-medium">{t(`form.${name}`)}</span>
+                <input
+                  id={id(name)}
+                  name={name}
+                  data-field={name}
+                  type="number"
+                  inputMode="numeric"
+                  min={0}
+                  max={1000}
+                  defaultValue={value?.[name] ?? 0}
+                  className={FIELD}
+                  {...invalid(name)}
+                />
+                {error(name)}
+              </label>
+            ))}
           {print && (
             <label className="block md:col-span-2">
               <span className="font-medium">{t('form.original')}</span>

@@ -61,6 +61,10 @@ const fields = {
     .max(INT4_MAX),
   stock: z.number({ error: 'admin.artwork.error.stock' }).int().min(0).max(INT4_MAX),
   editionSize: z.number().int().positive().max(INT4_MAX).nullable(),
+  /** issue 26: a print's artist's proofs (EA) and hors-commerce copies (HC), counted apart from
+   * its numbered edition (docs/decisions/045). Optional: left out, they stay as they are. */
+  editionEa: z.number({ error: 'admin.artwork.error.proofs' }).int().min(0).max(1000).optional(),
+  editionHc: z.number({ error: 'admin.artwork.error.proofs' }).int().min(0).max(1000).optional(),
   isAvailable: z.boolean(),
   isSold: z.boolean(),
   /** A print's original (the explicit link, docs/decisions/016). */
@@ -147,6 +151,9 @@ export interface AdminArtwork {
   priceCents: number;
   stock: number;
   editionSize: number | null;
+  /** Artist's proofs (EA) and hors-commerce copies (HC) of a print (0 for an original). */
+  editionEa: number;
+  editionHc: number;
   isAvailable: boolean;
   isSold: boolean;
   originalId: number | null;
