@@ -1,5 +1,6 @@
 // An order's works and amounts, as its buyer sees them on the success and account pages: image,
-// title, original or print, quantity and price per line, then subtotal, discount, shipping, total.
+// title, original or print, the copies' edition numbers, quantity and price per line, then
+// subtotal, discount, shipping, total.
 import { formatPrice } from '../i18n/index.ts';
 import { LineImage } from './LineImage.tsx';
 import { Totals } from './Totals.tsx';
@@ -27,6 +28,14 @@ export function OrderSummary({
               <p className="text-black/70">
                 {t(line.type === 'original' ? 'artwork.type.original' : 'artwork.type.print')}
               </p>
+              {line.editions.length > 0 && (
+                // The copies' numbers in their edition (docs/decisions/045), as pencilled on them.
+                <p data-edition className="text-black/70">
+                  {t(line.editions.length > 1 ? 'order.editions' : 'order.edition', {
+                    labels: line.editions.join(', '),
+                  })}
+                </p>
+              )}
               <p className="text-black/70">
                 {line.quantity > 1
                   ? t('order.quantityTimes', {

@@ -182,6 +182,12 @@ export default function DetailDialog({ id, number, t, onClose }: Props) {
                         {line.type === 'original' ? t('detail.original') : t('detail.print')}
                         <span className="sm:hidden"> · {money(line.unitPriceCents)}</span>
                       </span>
+                      {line.editions.length > 0 && (
+                        // To pencil on the prints (docs/decisions/045).
+                        <span data-edition className="block text-xs font-medium">
+                          {t('detail.editions', { labels: line.editions.join(', ') })}
+                        </span>
+                      )}
                     </td>
                     <td className="px-2 py-2 text-right tabular-nums">{line.quantity}</td>
                     <td className="hidden px-2 py-2 text-right whitespace-nowrap tabular-nums sm:table-cell">
