@@ -12,12 +12,14 @@ import {
 import type { Dashboard } from '../../src/schemas/dashboard.ts';
 import type { Database } from '../db/index.ts';
 import { isSale, saleAmount } from '../orders/sales.ts';
+import { LEGAL_FIELD_LABELS, missingLegalFields } from '../../src/domain/legal.ts';
+import { liveSettings } from '../settings/index.ts';
 import { unreadMessages } from './messages.ts';
 
 export type { Dashboard };
 
 export async function dashboard(db: Database): Promise<Dashboard> {
-  const [orders, works, recent, unread] = await Promise.all([
+  const [orders, works, recent, unread, settings] = await Promise.all([
     db
       .selectFrom('orders')
       .where(isSale())
@@ -51,6 +53,7 @@ export async function dashboard(db: Database): Promise<Dashboard> {
       .limit(5)
       .execute(),
     unreadMessages(db),
+    liveSettings(db),
   ]);
   return {
     revenueCents: Number(orders.revenue),
@@ -58,6 +61,7 @@ export async function dashboard(db: Database): Promise<Dashboard> {
     worksOnline: Number(works.n),
     awaitingShipment: Number(orders.awaiting),
     unreadMessages: unread,
+    legalMissing: missingLegalFields(settings.legal_identity).map((f) => LEGAL_FIELD_LABELS[f]),
     recent: recent.map((o) => {
       const status = o.status as FulfilmentStatus;
       return {

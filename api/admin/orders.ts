@@ -37,6 +37,8 @@ import { AppError } from '../http/errors.ts';
 import { log } from '../log.ts';
 import type { Mailer } from '../mail/index.ts';
 import { shippingMail } from '../mail/shipping.ts';
+import { cancellationMail } from '../mail/cancellation.ts';
+import { mailedInvoice } from '../invoices/mailed.ts';
 import { readOrder } from '../orders/index.ts';
 import { orderReturned } from '../orders/returns.ts';
 import { editionLabelsOfItems } from '../editions/index.ts';
@@ -615,6 +617,15 @@ export async function changeOrderStatus(
       );
       mail = 'failed';
     }
+  } else if (cancelling && deps.mailer && (paid || current.payment_status === Payment.refunded)) {
+    // Issue 26: the buyer of a paid order hears of its cancellation, in their language, with
+    // the credit note when it was refunded.
+    mail = await sendCancellationMail(
+      db,
+      deps.mailer,
+      current.id,
+      refunding ? refundedCents : null,
+    );
   }
   return {
     order: await getAdminOrder(db, current.id, deps.payments),
@@ -622,6 +633,25 @@ export async function changeOrderStatus(
     refundedCents,
     restocked,
   };
+}
+
+/** The cancellation mail (api/mail/cancellation.ts); 'failed' is logged, the order stays cancelled. */
+async function sendCancellationMail(
+  db: Database,
+  mailer: Mailer,
+  id: string,
+  refundedCents: number | null,
+): Promise<'sent' | 'failed'> {
+  const summary = (await readOrder(db, { id }))!;
+  try {
+    const settings = await liveSettings(db);
+    const creditNote = refundedCents ? await mailedInvoice(db, id, 'credit_note') : null;
+    await mailer.send(cancellationMail(summary, settings, { refundedCents, creditNote }));
+    return 'sent';
+  } catch (error) {
+    log.error({ err: error }, `Order ${summary.number}: the cancellation mail could not be sent`);
+    return 'failed';
+  }
 }
 
 // ── CSV export ──────────────────────────────────────────────────────────────────────────────────

@@ -11,6 +11,7 @@ import type { Mailer } from '../mail/index.ts';
 import { hit, rateLimitKey, type RateLimitRule } from '../ratelimit/index.ts';
 import { liveSettings, type SiteSettings } from '../settings/index.ts';
 import { type Clock, timeOf } from '../clock.ts';
+import { formatParisDateTime } from '../../src/schemas/withdrawal.ts';
 
 /** storefront §3, first reading; the same list as src/schemas/contact.ts (tsc checks they agree). */
 export type ContactSubjectCode =
@@ -216,19 +217,27 @@ async function enforce(db: Database, key: string, rule: RateLimitRule, now: Date
     throw new AppError('rate_limited', { retryAfterSeconds: result.retryAfterSeconds });
 }
 
-/** The mail body: every field, plainly, for the owner to read and answer with "Reply". */
+/** When a message came, as the owner reads it: Paris time, not UTC (issue 26). */
+function parisTime(at: Date): string {
+  return `${formatParisDateTime('fr', at.toISOString())} (heure de Paris)`;
+}
+
+/**
+ * The mail body: every field, plainly, for the owner to read and answer with "Reply" (French
+ * spacing: a no-break space before each colon).
+ */
 export function notificationText(id: string, input: ContactMessageInput, receivedAt: Date): string {
   return [
     'Nouveau message reçu par le formulaire de contact du site.',
     '',
-    `Nom : ${oneLine(input.name)}`,
-    `E-mail : ${input.email}`,
-    `Sujet : ${SUBJECT_LABELS[input.subject]}`,
-    `Langue : ${input.locale === 'fr' ? 'français' : 'anglais'}`,
-    `Reçu le : ${receivedAt.toISOString()}`,
-    `Référence : ${id}`,
+    `Nom\u00a0: ${oneLine(input.name)}`,
+    `E-mail\u00a0: ${input.email}`,
+    `Sujet\u00a0: ${SUBJECT_LABELS[input.subject]}`,
+    `Langue\u00a0: ${input.locale === 'fr' ? 'français' : 'anglais'}`,
+    `Reçu le\u00a0: ${parisTime(receivedAt)}`,
+    `Référence\u00a0: ${id}`,
     '',
-    'Message :',
+    'Message\u00a0:',
     '',
     input.message,
     '',
@@ -248,15 +257,15 @@ export function enquiryText(
   return [
     'Nouvelle demande d’information sur une œuvre, reçue par le site.',
     '',
-    `Œuvre : ${work.titleFr} (${work.slug})`,
-    `Page : ${siteUrl}/oeuvres/${work.key}`,
-    `Nom : ${oneLine(input.name)}`,
-    `E-mail : ${input.email}`,
-    `Langue : ${input.locale === 'fr' ? 'français' : 'anglais'}`,
-    `Reçu le : ${receivedAt.toISOString()}`,
-    `Référence : ${id}`,
+    `Œuvre\u00a0: ${work.titleFr} (${work.slug})`,
+    `Page\u00a0: ${siteUrl}/oeuvres/${work.key}`,
+    `Nom\u00a0: ${oneLine(input.name)}`,
+    `E-mail\u00a0: ${input.email}`,
+    `Langue\u00a0: ${input.locale === 'fr' ? 'français' : 'anglais'}`,
+    `Reçu le\u00a0: ${parisTime(receivedAt)}`,
+    `Référence\u00a0: ${id}`,
     '',
-    'Message :',
+    'Message\u00a0:',
     '',
     input.message,
     '',

@@ -231,6 +231,12 @@ export interface Invoices {
   total_cents: number;
 }
 
+export interface LinkSecrets {
+  created_at: Generated<Timestamp>;
+  purpose: string;
+  secret: Buffer;
+}
+
 export interface LoginChallenges {
   attempts: Generated<number>;
   created_at: Generated<Timestamp>;
@@ -472,6 +478,7 @@ export interface DB {
   holds: Holds;
   invoice_counters: InvoiceCounters;
   invoices: Invoices;
+  link_secrets: LinkSecrets;
   login_challenges: LoginChallenges;
   login_throttle: LoginThrottle;
   media: Media;

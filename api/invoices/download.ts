@@ -30,7 +30,7 @@ async function render(db: Executor, orderId: string, kind: InvoiceKind): Promise
   const invoice = await findInvoice(db, orderId, kind);
   if (!invoice) throw notFound();
   return {
-    fileName: invoiceFileName(kind, invoice.number),
+    fileName: invoiceFileName(kind, invoice.number, invoice.snapshot.locale),
     bytes: await renderInvoicePdf(invoice.snapshot, kind),
   };
 }

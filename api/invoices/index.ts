@@ -2,8 +2,14 @@
 // per kind without gaps — the number is taken from a row-locked counter inside the payment's (or
 // the refund's) own transaction, so a rolled-back payment gives its number back — and frozen once
 // issued: the row keeps a snapshot of everything the PDF prints, and a trigger refuses any change.
+// Issue 26 (docs/decisions/047): the snapshot (version 2) also keeps the buyer's language, each
+// work as the décret n° 81-255 describes it (nature with its edition numbers, technique,
+// dimensions, year) and the seller's VAT regime with the amounts it implies; a version 1 snapshot
+// still prints as it was issued.
 import type { Executor } from '../db/index.ts';
+import { editionLabelsOfItems } from '../editions/index.ts';
 import { getSettings } from '../settings/index.ts';
+import { splitVat, type VatAmounts, type VatRegime } from '../../src/domain/legal.ts';
 import type { InvoiceRef } from '../../src/schemas/admin-orders.ts';
 
 export type InvoiceKind = InvoiceRef['kind'];
@@ -24,7 +30,15 @@ export interface InvoiceLine {
   quantity: number;
   unitPriceCents: number;
   lineTotalCents: number;
+  /** Version 2: the copies' edition labels ('7/50', 'EA 1/5'), empty for an original. */
+  editions?: string[];
+  /** Version 2, from the work at payment, in the invoice's language ('' when the work has none). */
+  technique?: string;
+  dimensions?: string;
+  year?: number | null;
 }
+
+export type InvoiceLocale = 'fr' | 'en';
 
 /**
  * Everything an invoice or credit note prints, as it was when issued. Amounts of a credit note are
@@ -32,7 +46,9 @@ export interface InvoiceLine {
  * holds for both.
  */
 export interface InvoiceSnapshot {
-  version: 1;
+  version: 1 | 2;
+  /** Version 2: the buyer's language (orders.locale); a version 1 snapshot is French. */
+  locale?: InvoiceLocale;
   kind: InvoiceKind;
   number: string;
   /** ISO 8601. */
@@ -40,7 +56,16 @@ export interface InvoiceSnapshot {
   /** The invoice a credit note corrects (null on an invoice, or for an order paid before invoices). */
   refersTo: { number: string; issuedAt: string } | null;
   orderNumber: string;
-  seller: { name: string; address: string; siret: string; vatMention: string; email: string };
+  seller: {
+    name: string;
+    address: string;
+    siret: string;
+    /** The owner's further mention (version 1: the whole VAT mention). */
+    vatMention: string;
+    email: string;
+    /** Version 2: the VAT regime at issue. */
+    vat?: { regime: VatRegime; rateBp: number };
+  };
   buyer: { name: string; email: string; addressLines: string[] };
   lines: InvoiceLine[];
   subtotalCents: number;
@@ -53,6 +78,8 @@ export interface InvoiceSnapshot {
   payment: { date: string | null; method: string };
   /** Credit notes only. */
   reason?: RefundReason;
+  /** Version 2, under a VAT rate: the total split before tax / tax / after tax. */
+  vatAmounts?: VatAmounts | null;
 }
 
 export interface IssuedInvoice extends InvoiceRef {
@@ -67,9 +94,21 @@ export function invoiceNumber(kind: InvoiceKind, sequence: number): string {
   return `${PREFIX[kind]}-${String(sequence).padStart(6, '0')}`;
 }
 
-/** `facture-F-000001.pdf` / `avoir-A-000001.pdf`. */
-export function invoiceFileName(kind: InvoiceKind, number: string): string {
-  return `${kind === 'invoice' ? 'facture' : 'avoir'}-${number}.pdf`;
+/** `facture-F-000001.pdf` / `avoir-A-000001.pdf`; in English `invoice-…` / `credit-note-…`. */
+export function invoiceFileName(
+  kind: InvoiceKind,
+  number: string,
+  locale: InvoiceLocale = 'fr',
+): string {
+  const word =
+    locale === 'en'
+      ? kind === 'invoice'
+        ? 'invoice'
+        : 'credit-note'
+      : kind === 'invoice'
+        ? 'facture'
+        : 'avoir';
+  return `${word}-${number}.pdf`;
 }
 
 /**
@@ -132,6 +171,19 @@ export async function findInvoice(
     .select(INVOICE_COLUMNS)
     .where('order_id', '=', orderId)
     .where('kind', '=', kind)
+    .executeTakeFirst();
+  return row ? toIssued(row) : null;
+}
+
+/** An invoice or credit note by its own id (the signed link names it). */
+export async function findInvoiceById(
+  db: Executor,
+  invoiceId: string,
+): Promise<IssuedInvoice | null> {
+  const row = await db
+    .selectFrom('invoices')
+    .select(INVOICE_COLUMNS)
+    .where('id', '=', invoiceId)
     .executeTakeFirst();
   return row ? toIssued(row) : null;
 }
@@ -214,8 +266,11 @@ function addressLines(value: unknown): string[] {
 
 type Seller = InvoiceSnapshot['seller'];
 
-/** The seller as the settings name it now (the legal identity, else the site's title). */
-async function currentSeller(trx: Executor): Promise<Seller> {
+/**
+ * The seller as the settings name it now (the legal identity, else the site's title and contact
+ * address). An empty SIRET stays empty: the PDF leaves the line out (docs/decisions/047).
+ */
+async function currentSeller(trx: Executor): Promise<Seller & { vat: NonNullable<Seller['vat']> }> {
   // Read through the transaction, not the live cache: the snapshot is what was true at issue.
   const settings = await getSettings(trx);
   const legal = settings.legal_identity;
@@ -225,7 +280,18 @@ async function currentSeller(trx: Executor): Promise<Seller> {
     siret: legal.siret.trim(),
     vatMention: legal.vat_mention.trim(),
     email: settings.contact_email,
+    vat: {
+      regime: legal.vat_regime,
+      rateBp: legal.vat_regime === 'rate' ? legal.vat_rate_bp : 0,
+    },
   };
+}
+
+/** The VAT split of a total under the seller's regime; null unless a rate applies. */
+function vatAmountsOf(seller: Seller, totalCents: number): VatAmounts | null {
+  return seller.vat?.regime === 'rate' && seller.vat.rateBp > 0
+    ? splitVat(totalCents, seller.vat.rateBp)
+    : null;
 }
 
 /**
@@ -274,7 +340,9 @@ export async function issueCreditNote(
   const invoice = await findInvoice(trx, orderId, 'invoice');
   // Without an invoice the order's own data stands in for it.
   const base = invoice?.snapshot ?? (await orderSnapshot(trx, orderId, now));
-  const seller = await currentSeller(trx);
+  // Today's identity, the invoice's VAT regime: the note cancels what the invoice charged.
+  const current = await currentSeller(trx);
+  const seller: Seller = { ...current, vat: base.seller.vat ?? current.vat };
   return insertInvoice(trx, {
     kind: 'credit_note',
     orderId,
@@ -282,7 +350,8 @@ export async function issueCreditNote(
     now,
     build: (number) => ({
       ...base,
-      version: 1,
+      version: 2,
+      locale: base.locale ?? 'fr',
       kind: 'credit_note',
       number,
       issuedAt: now.toISOString(),
@@ -299,6 +368,7 @@ export async function issueCreditNote(
       totalCents: negate(base.totalCents),
       payment: { date: now.toISOString(), method: PAYMENT_METHOD },
       reason,
+      vatAmounts: vatAmountsOf(seller, negate(base.totalCents)),
     }),
   });
 }
@@ -310,20 +380,36 @@ async function orderSnapshot(trx: Executor, orderId: string, now: Date): Promise
     .selectAll()
     .where('id', '=', orderId)
     .executeTakeFirstOrThrow();
+  // The work as it is at payment (technique, size, year): the snapshot freezes it.
   const items = await trx
-    .selectFrom('order_items')
-    .select(['title', 'artwork_type', 'quantity', 'unit_price_cents'])
-    .where('order_id', '=', orderId)
-    .orderBy('id')
+    .selectFrom('order_items as i')
+    .leftJoin('artworks as a', 'a.id', 'i.artwork_id')
+    .select([
+      'i.id',
+      'i.title',
+      'i.artwork_type',
+      'i.quantity',
+      'i.unit_price_cents',
+      'a.technique_fr',
+      'a.technique_en',
+      'a.dimensions',
+      'a.year',
+    ])
+    .where('i.order_id', '=', orderId)
+    .orderBy('i.id')
     .execute();
+  const editions = await editionLabelsOfItems(trx, [orderId]);
+  const locale: InvoiceLocale = order.locale === 'en' ? 'en' : 'fr';
+  const seller = await currentSeller(trx);
   return {
-    version: 1,
+    version: 2,
+    locale,
     kind: 'invoice',
     number: '',
     issuedAt: now.toISOString(),
     refersTo: null,
     orderNumber: order.order_number,
-    seller: await currentSeller(trx),
+    seller,
     buyer: {
       name: order.customer_name,
       email: order.customer_email,
@@ -335,6 +421,12 @@ async function orderSnapshot(trx: Executor, orderId: string, now: Date): Promise
       quantity: i.quantity,
       unitPriceCents: i.unit_price_cents,
       lineTotalCents: i.unit_price_cents * i.quantity,
+      editions: editions.get(i.id) ?? [],
+      technique: (
+        (locale === 'en' ? i.technique_en || i.technique_fr : i.technique_fr) ?? ''
+      ).trim(),
+      dimensions: (i.dimensions ?? '').trim(),
+      year: i.year ?? null,
     })),
     subtotalCents: order.subtotal_cents,
     promoCode: order.promo_code,
@@ -346,5 +438,6 @@ async function orderSnapshot(trx: Executor, orderId: string, now: Date): Promise
       date: new Date(order.paid_at ?? now).toISOString(),
       method: PAYMENT_METHOD,
     },
+    vatAmounts: vatAmountsOf(seller, order.total_cents),
   };
 }

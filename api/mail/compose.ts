@@ -27,14 +27,22 @@ export function escapeHtml(value: string): string {
     .replaceAll("'", '&#39;');
 }
 
-function textOf(part: MailPart): string[] {
+/**
+ * A label and its colon as the language writes it (issue 26): French puts a no-break space before
+ * the colon ('Adresse de livraison :'), English none ('Subtotal:').
+ */
+export function colon(lang: 'fr' | 'en', label: string): string {
+  return lang === 'fr' ? `${label}\u00a0:` : `${label}:`;
+}
+
+function textOf(part: MailPart, lang: 'fr' | 'en'): string[] {
   if ('p' in part) return [part.p];
   if ('heading' in part) return [part.heading.toUpperCase()];
-  if ('link' in part) return [`${part.link.label}:`, part.link.href];
+  if ('link' in part) return [colon(lang, part.link.label), part.link.href];
   if ('list' in part) return part.list.map((item) => `- ${item}`);
   if ('lines' in part) return part.lines.map((l) => `${l.title} — ${l.detail} — ${l.amount}`);
-  if ('totals' in part) return part.totals.map((row) => `${row.label} : ${row.amount}`);
-  return [`${part.block.heading}:`, ...part.block.lines];
+  if ('totals' in part) return part.totals.map((row) => `${colon(lang, row.label)} ${row.amount}`);
+  return [colon(lang, part.block.heading), ...part.block.lines];
 }
 
 const INK = '#1c1b19';
@@ -74,7 +82,7 @@ export function composeMail(
   parts: readonly MailPart[],
   signature: string,
 ): ComposedMail {
-  const text = [...parts.flatMap((part) => [...textOf(part), '']), signature].join('\n');
+  const text = [...parts.flatMap((part) => [...textOf(part, lang), '']), signature].join('\n');
   const body = parts.map(htmlOf).join('\n');
   const html = `<!doctype html>
 <html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"></head>

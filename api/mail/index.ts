@@ -21,6 +21,14 @@ export interface MailMessage {
   replyTo?: string | MailAddress;
   /** Defaults to the mailer's `from`. */
   from?: string | MailAddress;
+  /** Files sent with the message (an invoice, a credit note), passed to nodemailer as they are. */
+  attachments?: MailAttachment[];
+}
+
+export interface MailAttachment {
+  filename: string;
+  content: Uint8Array;
+  contentType: string;
 }
 
 export interface Mailer {
@@ -52,7 +60,7 @@ export function createMailer(config: MailerConfig): Mailer {
     return {
       description: describeSmtpUrl(config.smtpUrl),
       async send(message) {
-        await transport.sendMail({ from, ...message });
+        await transport.sendMail({ from, ...message, attachments: nodemailerFiles(message) });
       },
     };
   }
@@ -65,7 +73,11 @@ export function createMailer(config: MailerConfig): Mailer {
   return {
     description: dir,
     async send(message) {
-      const info = await transport.sendMail({ from, ...message });
+      const info = await transport.sendMail({
+        from,
+        ...message,
+        attachments: nodemailerFiles(message),
+      });
       await fs.mkdir(dir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[-:.]/g, '');
       const file = path.join(dir, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
@@ -76,6 +88,15 @@ export function createMailer(config: MailerConfig): Mailer {
       await fs.rename(partial, file);
     },
   };
+}
+
+/** Attachments as nodemailer takes them (a Buffer each), or none. */
+function nodemailerFiles(message: MailMessage) {
+  return (message.attachments ?? []).map((file) => ({
+    filename: file.filename,
+    content: Buffer.from(file.content),
+    contentType: file.contentType,
+  }));
 }
 
 /** The SMTP URL without credentials or query options, safe to print. */

@@ -1,12 +1,15 @@
 // The mail a buyer gets when the owner marks the order 'Expédiée' (issue 13 point 2): in the
 // language the order was placed in, with the carrier and the tracking number when the owner gave
 // them, the works in the parcel and where it goes (storefront §9: delivery in 3–7 business days).
-// HTML with a plain-text alternative, from the same parts (api/mail/compose.ts).
+// HTML with a plain-text alternative, from the same parts (api/mail/compose.ts). Issue 26: a known
+// carrier's tracking page is linked (src/domain/carriers.ts), and French spacing is French.
+import { trackingUrl } from '../../src/domain/carriers.ts';
 import type { OrderSummary } from '../orders/index.ts';
 import type { SiteSettings } from '../settings/index.ts';
 import { composeMail, type MailPart } from './compose.ts';
 import type { MailMessage } from './index.ts';
-import { countryName } from './orders.ts';
+import { linkTo } from './links.ts';
+import { countryName, lineDetail } from './orders.ts';
 
 type Locale = 'fr' | 'en';
 
@@ -19,17 +22,15 @@ const TEXT = {
   fr: {
     subject: (n: string) => `Votre commande ${n} a été expédiée`,
     hello: (name: string) => `Bonjour ${name},`,
-    shipped: (n: string) => `Bonne nouvelle : votre commande ${n} vient d’être expédiée.`,
+    shipped: (n: string) => `Bonne nouvelle\u00a0: votre commande ${n} vient d’être expédiée.`,
     tracking: 'Suivi du colis',
-    carrier: (c: string) => `Transporteur : ${c}`,
-    number: (t: string) => `Numéro de suivi : ${t}`,
+    carrier: (c: string) => `Transporteur\u00a0: ${c}`,
+    number: (t: string) => `Numéro de suivi\u00a0: ${t}`,
     parcel: 'Dans le colis',
-    original: 'œuvre originale',
-    print: 'tirage d’art',
-    quantity: (q: number) => `quantité ${q}`,
     address: 'Adresse de livraison',
     delivery: 'Livraison habituelle en 3 à 7 jours ouvrés.',
-    questions: (email: string) => `Une question ? Répondez à ce message ou écrivez à ${email}.`,
+    questions: (email: string) =>
+      `Une question\u00a0? Répondez à ce message ou écrivez à ${email}.`,
   },
   en: {
     subject: (n: string) => `Your order ${n} has shipped`,
@@ -39,9 +40,6 @@ const TEXT = {
     carrier: (c: string) => `Carrier: ${c}`,
     number: (t: string) => `Tracking number: ${t}`,
     parcel: 'In the parcel',
-    original: 'original artwork',
-    print: 'fine-art print',
-    quantity: (q: number) => `quantity ${q}`,
     address: 'Shipping address',
     delivery: 'Delivery usually takes 3–7 business days.',
     questions: (email: string) => `Any question? Reply to this message or write to ${email}.`,
@@ -74,16 +72,16 @@ export function shippingMail(
     ...(shipment.carrier ? [t.carrier(shipment.carrier)] : []),
     ...(shipment.trackingNumber ? [t.number(shipment.trackingNumber)] : []),
   ];
+  const link = trackingUrl(shipment.carrier, shipment.trackingNumber);
   const parts: MailPart[] = [
     { p: t.hello(order.name) },
     { p: t.shipped(order.number) },
     ...(tracking.length > 0 ? [{ block: { heading: t.tracking, lines: tracking } }] : []),
+    ...(link ? [linkTo('tracking', locale, link)] : []),
     { heading: t.parcel },
     {
-      list: order.lines.map(
-        (l) =>
-          `${l.title} (${l.type === 'original' ? t.original : t.print}, ${t.quantity(l.quantity)})`,
-      ),
+      // With each print's edition numbers, as the order mail gives them.
+      list: order.lines.map((l) => `${l.title} (${lineDetail(l, locale)})`),
     },
     { block: { heading: t.address, lines: addressLines(order.shippingAddress, locale) } },
     { p: t.delivery },

@@ -216,6 +216,17 @@ export async function refundOrder(
       },
       { ...after, reason: options.reason, credit_note: note.number },
     );
+    // The history shows the change of status as every other one ('Confirmée → Annulée').
+    if (order.status !== Fulfilment.cancelled)
+      await audit(
+        trx,
+        options.actor,
+        'order.status',
+        'order',
+        order.id,
+        { status: order.status },
+        { status: Fulfilment.cancelled, refund: true, restock: options.restock },
+      );
     const restocked = options.restock ? await restock(trx, order.id, now) : [];
     await orderReturned(
       trx,

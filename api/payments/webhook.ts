@@ -14,6 +14,7 @@ import { log } from '../log.ts';
 import type { Mailer } from '../mail/index.ts';
 import { galleryOrderNotification, orderConfirmationMail } from '../mail/orders.ts';
 import { applyStripeEvent, type FulfilmentOutcome, type OrderSummary } from '../orders/index.ts';
+import { mailedInvoice } from '../invoices/mailed.ts';
 import { liveSettings } from '../settings/index.ts';
 import type { Payments } from './index.ts';
 
@@ -155,9 +156,15 @@ export async function refundLatePayment(
  */
 export async function sendPaidOrderMails(deps: FulfilmentDeps, order: OrderSummary): Promise<void> {
   const settings = await liveSettings(deps.db);
+  // The invoice goes with the confirmation, attached and as a signed link (issue 26); without
+  // it the confirmation still goes.
+  const invoice = await mailedInvoice(deps.db, order.id, 'invoice').catch((error: unknown) => {
+    log.error({ err: error }, `Order ${order.number}: the invoice could not join the mail`);
+    return null;
+  });
   // The order is paid whatever happens to the mail; a failure is logged for the owner.
   for (const message of [
-    orderConfirmationMail(order, settings),
+    orderConfirmationMail(order, settings, { invoice }),
     galleryOrderNotification(order, settings),
   ]) {
     try {

@@ -69,6 +69,9 @@ export const DEFAULT_SETTINGS: SiteSettings = {
     // Empty until the owner states it: the right mention depends on the seller's country and VAT
     // status (e.g. 'TVA non applicable, art. 293 B du CGI' for a French micro-entreprise).
     vat_mention: '',
+    // Issue 26: stated by the owner; the dashboard says so until then.
+    vat_regime: '',
+    vat_rate_bp: 0,
   },
 };
 

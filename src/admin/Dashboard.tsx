@@ -36,6 +36,7 @@ export default function Dashboard({ initial, texts, secondFactorOn }: Props) {
       awaitingShipment: 0,
       unreadMessages: 0,
       recent: [],
+      legalMissing: before.legalMissing,
     }));
   }
 
@@ -61,6 +62,31 @@ export default function Dashboard({ initial, texts, secondFactorOn }: Props) {
             className="mt-3 inline-flex min-h-11 items-center rounded bg-ink px-4 text-sm font-medium text-white hover:bg-black"
           >
             {texts['secondFactor.link']}
+          </a>
+        </aside>
+      )}
+      {/* Issue 26: invoices and order mails name the seller; until they can in full, say what is
+          missing. */}
+      {data.legalMissing.length > 0 && (
+        <aside
+          aria-labelledby="legal-identity"
+          data-legal-missing={data.legalMissing.join('|')}
+          className="rounded-lg border border-amber-800 bg-amber-50 p-4 text-amber-950"
+        >
+          <h2 id="legal-identity" className="font-medium">
+            {texts['legal.title']}
+          </h2>
+          <p className="mt-1 text-sm">{texts['legal.text']}</p>
+          <ul className="mt-1 list-disc pl-5 text-sm">
+            {data.legalMissing.map((field) => (
+              <li key={field}>{field}</li>
+            ))}
+          </ul>
+          <a
+            href="/admin/settings"
+            className="mt-3 inline-flex min-h-11 items-center rounded bg-ink px-4 text-sm font-medium text-white hover:bg-black"
+          >
+            {texts['legal.link']}
           </a>
         </aside>
       )}

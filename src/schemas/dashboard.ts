@@ -22,4 +22,9 @@ export interface Dashboard {
   /** Contact messages and enquiries the owner has not opened (issue 25). */
   unreadMessages: number;
   recent: DashboardOrder[];
+  /**
+   * Issue 26: the parts of the seller's legal identity still empty (their French labels, in the
+   * settings' order); empty once invoices and mails can name the seller in full.
+   */
+  legalMissing: string[];
 }

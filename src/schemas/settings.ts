@@ -4,6 +4,7 @@
 // for the back office's island. Money is stored in cents; the screen shows euros.
 import * as z from 'zod/mini';
 import { CURRENCIES } from '../domain/currencies.ts';
+import { VAT_REGIMES } from '../domain/legal.ts';
 import type { ShippingNotes } from '../domain/shipping-note.ts';
 import { multiLine, singleLine } from './text.ts';
 
@@ -194,15 +195,43 @@ export const settingsSchema = z.object({
    * The seller's legal identity (issue 12, beyond the spec): printed on invoices and the legal
    * pages. SIRET is optional (a seller outside France has none); when given it has 14 digits.
    */
-  legal_identity: z.object({
-    name: text(200, null),
-    address: text(400, null, 'multi'),
-    siret: z.string().check(
-      z.overwrite((value) => value.replace(/\s+/g, '')),
-      z.regex(/^(\d{14})?$/, { error: 'Le SIRET compte 14 chiffres' }),
+  legal_identity: z
+    .object({
+      name: text(200, null),
+      address: text(400, null, 'multi'),
+      siret: z.string().check(
+        z.overwrite((value) => value.replace(/\s+/g, '')),
+        z.regex(/^(\d{14})?$/, { error: 'Le SIRET compte 14 chiffres' }),
+      ),
+      /** A further mention printed under the VAT one (an intra-EU VAT number…), or ''. */
+      vat_mention: text(200, null),
+      /**
+       * Issue 26 (docs/decisions/047): the VAT regime invoices print — '' not stated yet,
+       * 'franchise' (TVA non applicable, art. 293 B du CGI) or 'rate' (prices include VAT at
+       * vat_rate_bp, the invoice gives the amounts before tax, the tax and after tax). Defaults
+       * keep a value stored before these fields valid.
+       */
+      vat_regime: z._default(
+        z.enum(VAT_REGIMES, { error: 'Choisissez un régime de TVA' }),
+        '',
+      ),
+      vat_rate_bp: z._default(
+        z
+          .number({ error: 'Taux de TVA invalide' })
+          .check(
+            z.int({ error: 'Taux de TVA invalide (deux décimales au plus)' }),
+            z.gte(0, { error: 'Taux de TVA invalide' }),
+            z.lte(10_000, { error: 'Le taux de TVA ne peut dépasser 100 %' }),
+          ),
+        0,
+      ),
+    })
+    .check(
+      z.refine((legal) => legal.vat_regime !== 'rate' || legal.vat_rate_bp > 0, {
+        error: 'Indiquez le taux de TVA',
+        path: ['vat_rate_bp'],
+      }),
     ),
-    vat_mention: text(200, null),
-  }),
 });
 
 export type SiteSettings = z.infer<typeof settingsSchema>;

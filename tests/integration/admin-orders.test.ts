@@ -580,12 +580,21 @@ describe('status changes', () => {
     expect(mail!.text).toContain('Tracking number: 6A12345678901');
     expect(mail!.html).toContain('6A12345678901');
     expect(mail!.html).toContain('<html lang="en">');
+    // Issue 26: a carrier the back office offers gets its tracking page linked.
+    expect(mail!.text).toContain(
+      'Track the parcel:\nhttps://www.laposte.fr/outils/suivre-vos-envois?code=6A12345678901',
+    );
+    expect(mail!.html).toContain(
+      'href="https://www.laposte.fr/outils/suivre-vos-envois?code=6A12345678901"',
+    );
 
     const fr = await order({ name: 'Léa Martin', locale: 'fr' });
     await change(fr.id, { status: 'shipped', trackingNumber: 'LA987654321FR' });
     expect(mails[1]!.subject).toBe(`Votre commande ${fr.orderNumber} a été expédiée`);
-    expect(mails[1]!.text).toContain('Numéro de suivi : LA987654321FR');
+    expect(mails[1]!.text).toContain('Numéro de suivi\u00a0: LA987654321FR');
     expect(mails[1]!.text).not.toContain('Transporteur');
+    // No carrier, no page to link.
+    expect(mails[1]!.text).not.toContain('Suivre le colis');
     expect(result.order.history.at(-1)!.summary).toBe(
       'Confirmée → Expédiée (Colissimo, n° 6A12345678901)',
     );

@@ -188,6 +188,7 @@ describe('each tab round-trips', () => {
           address: '3 rue des Arts\n75006 Paris',
           siret: '123 456 789 00012',
           vat_mention: 'TVA non applicable, art. 293 B du CGI',
+          vat_regime: 'franchise',
         },
       },
       {
@@ -198,6 +199,8 @@ describe('each tab round-trips', () => {
           address: '3 rue des Arts\n75006 Paris',
           siret: '12345678900012',
           vat_mention: 'TVA non applicable, art. 293 B du CGI',
+          vat_regime: 'franchise',
+          vat_rate_bp: 0,
         },
       },
     ],

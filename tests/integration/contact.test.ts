@@ -191,11 +191,15 @@ describe('contact messages', () => {
     expect(header(mail.raw, 'Subject')).toBe('[Galerie] Visite privée — Ana Souza');
     const text = body(mail.raw);
     expect(text).toContain(message.message);
-    expect(text).toContain('Nom : Ana Souza');
-    expect(text).toContain('E-mail : Ana.Souza@example.pt');
-    expect(text).toContain('Sujet : Visite privée');
-    expect(text).toContain('Langue : anglais');
-    expect(text).toContain(`Référence : ${id}`);
+    expect(text).toContain('Nom\u00a0: Ana Souza');
+    expect(text).toContain('E-mail\u00a0: Ana.Souza@example.pt');
+    expect(text).toContain('Sujet\u00a0: Visite privée');
+    expect(text).toContain('Langue\u00a0: anglais');
+    expect(text).toContain(`Référence\u00a0: ${id}`);
+    // Issue 26: the owner reads the time in Paris, never the ISO UTC form.
+    expect(text).toMatch(/Reçu le\u00a0: \d{1,2} \S+ \d{4} à \d{2}:\d{2} \(heure de Paris\)/);
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+    expect(text).not.toMatch(/ [:;?!]/);
   });
 
   it('keeps a multi-line name out of the mail headers', async () => {
@@ -302,7 +306,7 @@ describe('contact messages', () => {
       expect(raw).toContain('\r\n');
       expect(header(raw, 'To')).toBe(OWNER);
       expect(header(raw, 'Subject')).toBe('[Galerie] Visite privée — Eml Test');
-      expect(body(raw)).toContain('Nom : Eml Test');
+      expect(body(raw)).toContain('Nom\u00a0: Eml Test');
       expect(smtp.received).toHaveLength(0);
     } finally {
       await fs.rm(dataDir, { recursive: true, force: true });

@@ -222,6 +222,8 @@ describe('immutability', () => {
         address: 'Rua da Rosa 112, 1200-389 Lisboa, Portugal',
         siret: '123 456 789 00012',
         vat_mention: 'TVA non applicable, art. 293 B du CGI',
+        vat_regime: 'franchise',
+        vat_rate_bp: 0,
       },
     });
     const order = await pendingOrder();
@@ -234,6 +236,7 @@ describe('immutability', () => {
       siret: '12345678900012',
       vatMention: 'TVA non applicable, art. 293 B du CGI',
       email: DEFAULT_SETTINGS.contact_email,
+      vat: { regime: 'franchise', rateBp: 0 },
     });
   });
 });

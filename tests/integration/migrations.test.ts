@@ -21,6 +21,7 @@ const TABLES = [
   'holds',
   'invoice_counters',
   'invoices',
+  'link_secrets',
   'login_challenges',
   'login_throttle',
   'media',

@@ -183,7 +183,12 @@ describe('refundOrder', () => {
         .where('entity_id', '=', order.id)
         .orderBy('id')
         .execute();
-      expect(audits.map((a) => a.action)).toEqual(['order.refund_requested', 'order.refund']);
+      // The status change is in the history like any other (issue 26: '→ Annulée').
+      expect(audits.map((a) => a.action)).toEqual([
+        'order.refund_requested',
+        'order.refund',
+        'order.status',
+      ]);
       // Without restock the original stays sold.
       expect(await work(original.id)).toMatchObject({ is_sold: true });
 

@@ -1,6 +1,7 @@
 // 'Expédiée' asks for the optional carrier and tracking number (issue 13 point 2) in the shared
 // confirmation dialog, and says who gets the mail and in which language.
 import { useRef, useState } from 'react';
+import { CARRIERS } from '../../domain/carriers.ts';
 import { CARRIER_MAX, TRACKING_MAX, type OrderRow } from '../../schemas/admin-orders.ts';
 import ConfirmDialog from '../settings/ConfirmDialog.tsx';
 import { INPUT, type Translate } from '../settings/kit.tsx';
@@ -47,9 +48,16 @@ export default function ShipDialog({ order, t, onConfirm, onCancel }: Props) {
           maxLength={CARRIER_MAX}
           autoComplete="off"
           aria-describedby="ship-carrier-hint"
+          list="ship-carriers"
           onChange={(e) => setCarrier(e.target.value)}
           className={INPUT}
         />
+        {/* Issue 26: the carriers whose tracking page the buyer's mail links. */}
+        <datalist id="ship-carriers">
+          {CARRIERS.map((c) => (
+            <option key={c.name} value={c.name} />
+          ))}
+        </datalist>
         <p id="ship-carrier-hint" className="mt-1 text-sm text-black/70">
           {t('ship.carrierHint')}
         </p>

@@ -37,7 +37,7 @@ export default function GeneralTab({ t, draft, saved, errors, update, onSubmit, 
       rows?: number;
       maxLength: number;
       autoComplete?: string;
-      inputMode?: 'numeric';
+      inputMode?: 'numeric' | 'decimal';
       placeholder?: string;
       className?: string;
     },
@@ -189,6 +189,34 @@ export default function GeneralTab({ t, draft, saved, errors, update, onSubmit, 
             maxLength: 400,
             className: 'md:col-span-2',
           })}
+          <Field
+            path="legal_identity.vat_regime"
+            label={t('legal.vatRegime')}
+            hint={t('legal.vatRegimeHint')}
+            error={errors['legal_identity.vat_regime']}
+          >
+            {(control) => (
+              <select
+                {...control}
+                value={draft['legal_identity.vat_regime']}
+                onChange={(e) => update({ 'legal_identity.vat_regime': e.target.value })}
+                className={INPUT}
+              >
+                {(['', 'franchise', 'rate'] as const).map((regime) => (
+                  <option key={regime} value={regime}>
+                    {t(`legal.vatRegime.${regime || 'unset'}`)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          {draft['legal_identity.vat_regime'] === 'rate' &&
+            text('legal_identity.vat_rate_bp', t('legal.vatRate'), {
+              maxLength: 8,
+              inputMode: 'decimal',
+              placeholder: '20',
+              hint: t('legal.vatRateHint'),
+            })}
           {text('legal_identity.vat_mention', t('legal.vat'), {
             maxLength: 200,
             placeholder: t('legal.vatPlaceholder'),

@@ -2,6 +2,7 @@
 // The checks are the shared schema's own (src/schemas/settings.ts), path for path as the server
 // names a bad field, so the owner reads the same message before and after the round trip. Money
 // is held in euros as typed and saved in cents, rounded to the cent without float errors.
+import { formatVatRate, parseVatRate } from '../../domain/legal.ts';
 import { fieldErrors } from '../../schemas/fields.ts';
 import {
   normalizePromoCode,
@@ -30,6 +31,9 @@ export const GENERAL_PATHS = [
   'legal_identity.address',
   'legal_identity.siret',
   'legal_identity.vat_mention',
+  // Issue 26: '' | 'franchise' | 'rate', and the rate as typed in percent ('5,5').
+  'legal_identity.vat_regime',
+  'legal_identity.vat_rate_bp',
 ] as const;
 
 export interface CommerceDraft extends Record<(typeof SHIPPING_NOTE_PATHS)[number], string> {
@@ -91,6 +95,9 @@ export function draftOf<T extends SettingsTab>(tab: T, s: SiteSettings): Drafts[
       'legal_identity.address': s.legal_identity.address,
       'legal_identity.siret': s.legal_identity.siret,
       'legal_identity.vat_mention': s.legal_identity.vat_mention,
+      'legal_identity.vat_regime': s.legal_identity.vat_regime,
+      'legal_identity.vat_rate_bp':
+        s.legal_identity.vat_rate_bp > 0 ? formatVatRate(s.legal_identity.vat_rate_bp, 'fr') : '',
     }),
     commerce: () => ({
       currency: s.currency,
@@ -136,6 +143,12 @@ export function patchOf<T extends SettingsTab>(
         address: d['legal_identity.address'],
         siret: d['legal_identity.siret'],
         vat_mention: d['legal_identity.vat_mention'],
+        vat_regime: d['legal_identity.vat_regime'],
+        // Empty: no rate (the schema asks for one under 'rate'); anything else must read as one.
+        vat_rate_bp:
+          d['legal_identity.vat_rate_bp'].trim() === ''
+            ? 0
+            : parseVatRate(d['legal_identity.vat_rate_bp']),
       },
     };
   }

@@ -1,0 +1,105 @@
+// The mail a buyer gets when the owner cancels their paid order (issue 26), in the language the
+// order was placed in: the order and its works, whether and how much was refunded, the credit
+// note (attached as a PDF, and its signed link that works without an account) and the seller's
+// identity. HTML with a plain-text alternative, from the same parts (api/mail/compose.ts).
+import { formatMoney } from '../../src/domain/money.ts';
+import type { OrderSummary } from '../orders/index.ts';
+import type { SiteSettings } from '../settings/index.ts';
+import { composeMail, type MailPart } from './compose.ts';
+import type { MailMessage } from './index.ts';
+import { linkTo } from './links.ts';
+import { lineDetail, type MailedDocument } from './orders.ts';
+import { sellerLines } from './seller.ts';
+
+type Locale = 'fr' | 'en';
+
+export interface CancellationContext {
+  /** What the buyer was refunded, in cents; null when the cancellation refunded nothing. */
+  refundedCents: number | null;
+  creditNote?: MailedDocument | null;
+}
+
+const NBSP = '\u00a0';
+
+const TEXT = {
+  fr: {
+    subject: (n: string) => `Annulation de votre commande ${n}`,
+    hello: (name: string) => `Bonjour ${name},`,
+    cancelled: (n: string) => `Votre commande ${n} a été annulée par la galerie.`,
+    refunded: (amount: string) =>
+      `Nous vous avons remboursé ${amount} sur le moyen de paiement utilisé pour la commande. Selon votre banque, le montant apparaît sur votre compte sous 5 à 10 jours ouvrés.`,
+    notRefunded:
+      'Cette annulation ne s’accompagne pas d’un remboursement par la boutique. Si vous avez une question sur votre paiement, répondez à ce message.',
+    works: 'Œuvres de la commande',
+    creditTitle: 'Votre avoir',
+    creditAttached: (n: string) =>
+      `L’avoir ${n}, qui annule la facture de la commande, est joint à ce message (PDF). Il reste téléchargeable par ce lien, sans compte${NBSP}:`,
+    creditLinkOnly: (n: string) =>
+      `L’avoir ${n}, qui annule la facture de la commande, est téléchargeable par ce lien, sans compte${NBSP}:`,
+    sellerTitle: 'Le vendeur',
+    questions: (email: string) =>
+      `Une question${NBSP}? Répondez à ce message ou écrivez à ${email}.`,
+  },
+  en: {
+    subject: (n: string) => `Your order ${n} has been cancelled`,
+    hello: (name: string) => `Hello ${name},`,
+    cancelled: (n: string) => `Your order ${n} has been cancelled by the gallery.`,
+    refunded: (amount: string) =>
+      `We have refunded ${amount} to the means of payment used for the order. Depending on your bank, it shows on your account within 5 to 10 business days.`,
+    notRefunded:
+      'This cancellation comes with no refund from the shop. If you have a question about your payment, reply to this message.',
+    works: 'Works of the order',
+    creditTitle: 'Your credit note',
+    creditAttached: (n: string) =>
+      `Credit note ${n}, which cancels the order’s invoice, is attached to this message (PDF). You can also download it from this link, without an account:`,
+    creditLinkOnly: (n: string) =>
+      `You can download credit note ${n}, which cancels the order’s invoice, from this link, without an account:`,
+    sellerTitle: 'The seller',
+    questions: (email: string) => `Any question? Reply to this message or write to ${email}.`,
+  },
+} as const;
+
+export function cancellationMail(
+  order: OrderSummary,
+  settings: SiteSettings,
+  context: CancellationContext,
+): MailMessage {
+  const locale: Locale = order.locale;
+  const t = TEXT[locale];
+  const m = (cents: number) => formatMoney(cents, order.currency, locale);
+  const note = context.creditNote ?? null;
+  const parts: MailPart[] = [
+    { p: t.hello(order.name) },
+    { p: t.cancelled(order.number) },
+    {
+      p:
+        context.refundedCents !== null && context.refundedCents > 0
+          ? t.refunded(m(context.refundedCents))
+          : t.notRefunded,
+    },
+    { heading: t.works },
+    {
+      lines: order.lines.map((l) => ({
+        title: l.title,
+        detail: lineDetail(l, locale),
+        amount: m(l.unitPriceCents * l.quantity),
+      })),
+    },
+    ...(note
+      ? [
+          { heading: t.creditTitle },
+          { p: note.pdf ? t.creditAttached(note.number) : t.creditLinkOnly(note.number) },
+          linkTo('creditNote', locale, note.url),
+        ]
+      : []),
+    { block: { heading: t.sellerTitle, lines: sellerLines(settings, locale) } },
+    { p: t.questions(settings.contact_email) },
+  ];
+  return {
+    to: { name: order.name, address: order.email },
+    from: { name: settings.site_title, address: settings.contact_email },
+    subject: t.subject(order.number),
+    ...composeMail(locale, parts, settings.site_title),
+    ...(note?.pdf ? { attachments: [note.pdf] } : {}),
+  };
+}
