@@ -19,6 +19,7 @@ import { adminBodyGate } from './http/body-gate.ts';
 import { sweepExpiredHolds } from './checkout/index.ts';
 import { AvailabilityCache } from './catalog/availability-cache.ts';
 import { prepareDatabase } from './catalog/seed.ts';
+import { ensureSigningKey, publicSigningKeys } from './certificates/signing.ts';
 import { describeFailure, EXPECTED_ERRORS } from './cli/run.ts';
 import { forgetRunningServer, loadConfig, recordRunningServer } from './config.ts';
 import { openConfiguredDatabase, provideDatabase } from './db/context.ts';
@@ -66,6 +67,14 @@ async function main(): Promise<void> {
         : await prepare();
     if (migrations.length) log.info(`Galerie: applied ${migrations.length} migration(s)`);
     if (seeded) log.info(`Galerie: seeded the demo catalogue (${seeded.artworksInserted} works)`);
+    // The key that signs the certificates of authenticity is made at the first start and kept
+    // in the database, so every backup carries it (docs/decisions/046).
+    if ((await publicSigningKeys(handle.db)).length === 0) {
+      const key = await ensureSigningKey(handle.db);
+      log.info(
+        `Galerie: made the certificates' signing key ${key.id} (kept in the database and its backups)`,
+      );
+    }
     if (!(await hasAdmin(handle.db)))
       log.info(
         `Galerie: no administrator yet: run \`npm run admin:invite -- <email>\`${handle.kind === 'pglite' ? ' (with the embedded database, stop the server first)' : ''} and open the link it prints`,

@@ -133,3 +133,24 @@ export async function certificatePdfByLink(
     bytes: await renderStoredCertificate(db, found, storage),
   };
 }
+
+/** The photo of the certified work as the page draws it (its variants), or null without one. */
+export async function certificatePhotoMeta(
+  db: Executor,
+  sha256: string | null,
+  locale: 'fr' | 'en',
+): Promise<{ sha256: string; width: number; height: number; alt: string } | null> {
+  if (!sha256) return null;
+  const row = await db
+    .selectFrom('media')
+    .select(['sha256', 'width', 'height', 'alt_fr', 'alt_en'])
+    .where('sha256', '=', sha256)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    sha256: row.sha256,
+    width: row.width,
+    height: row.height,
+    alt: (locale === 'en' ? row.alt_en : row.alt_fr) || '',
+  };
+}

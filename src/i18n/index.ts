@@ -41,13 +41,17 @@ export const ENGLISH_PATHS: Readonly<Record<string, string>> = {
   '/commande': '/checkout',
   '/retractation': '/withdrawal',
   '/retractation/confirmation': '/withdrawal/confirmation',
+  '/certificat/transfert': '/certificate/transfer',
 };
 const FRENCH_PATHS = Object.fromEntries(
   Object.entries(ENGLISH_PATHS).map(([fr, en]) => [en, fr]),
 ) as Readonly<Record<string, string>>;
 
 /** Families of pages under one French folder (issue 25): a work is /oeuvres/<key>, /en/works/<key>. */
-const ENGLISH_FOLDERS: Readonly<Record<string, string>> = { '/oeuvres/': '/works/' };
+const ENGLISH_FOLDERS: Readonly<Record<string, string>> = {
+  '/oeuvres/': '/works/',
+  '/certificat/': '/certificate/',
+};
 const FRENCH_FOLDERS = Object.fromEntries(
   Object.entries(ENGLISH_FOLDERS).map(([fr, en]) => [en, fr]),
 ) as Readonly<Record<string, string>>;

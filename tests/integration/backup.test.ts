@@ -36,6 +36,9 @@ import {
 } from '#api/db/index.ts';
 import { migrateToLatest } from '#api/db/migrate.ts';
 import { issueCreditNote, issueInvoice } from '#api/invoices/index.ts';
+import { findCertificate, issueCertificates } from '#api/certificates/index.ts';
+import { ensureSigningKey, publicSigningKeys, readPublicKeys } from '#api/certificates/signing.ts';
+import { verifySigned } from '#api/certificates/verify.ts';
 import { storeMaster } from '#api/media/index.ts';
 import { diskStorage } from '#api/media/storage.ts';
 import { saveSettings } from '#api/settings/index.ts';
@@ -187,6 +190,8 @@ async function fillShop(db: Database, dataDir: string): Promise<Shop> {
     paidAt: yesterday,
   });
   await db.transaction().execute(async (trx) => {
+    // Its original's certificate of authenticity, signed with the key made here (decision 046).
+    await issueCertificates(trx, paid.id, new Date());
     await issueInvoice(trx, paid.id, new Date());
     await issueInvoice(trx, refunded.id, yesterday);
     await trx
@@ -367,6 +372,8 @@ describe.each(targets)(
         ['media', 'sha256'],
         ['invoices', 'id'],
         ['artworks', 'id'],
+        ['signing_keys', 'id'],
+        ['certificates', 'serial'],
       ] as const)
         expect(await appRows(restored.db, table, order), table).toEqual(
           await appRows(source.db, table, order),
@@ -401,6 +408,24 @@ describe.each(targets)(
         },
       );
       expect(signedIn.user.role).toBe('admin');
+
+      // The certificates' signing key came back: the source's certificates verify with the key
+      // the restored shop publishes, and it signs new ones with that same key.
+      const [published] = await publicSigningKeys(db);
+      expect(published?.id).toBe((await ensureSigningKey(source.db)).id);
+      expect((await ensureSigningKey(db)).id).toBe(published!.id);
+      const issued = await db.selectFrom('certificates').select('serial').execute();
+      expect(issued.length).toBeGreaterThan(0);
+      for (const { serial } of issued) {
+        const found = (await findCertificate(db, serial))!;
+        const signed = {
+          algorithm: 'Ed25519' as const,
+          keyId: found.content.keyId,
+          content: found.content,
+          signature: found.signature,
+        };
+        expect(verifySigned(signed, readPublicKeys(published!.pem)).ok).toBe(true);
+      }
 
       // Invoices are immutable again (their trigger is back on).
       await expect(

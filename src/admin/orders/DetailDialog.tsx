@@ -10,6 +10,7 @@ import { adminCall, frenchDate } from '../api.ts';
 import { rich, type Translate } from '../settings/kit.tsx';
 import Modal from '../Modal.tsx';
 import { PaymentBadge, shortSession, WithdrawalBadge } from './badges.tsx';
+import Certificates from './Certificates.tsx';
 
 interface Props {
   id: string;
@@ -319,6 +320,8 @@ export default function DetailDialog({ id, number, t, onClose }: Props) {
               )}
             </Section>
           </div>
+
+          <Certificates orderId={o.id} t={t} />
 
           <Section title={t('detail.history')}>
             <ol className="space-y-2 border-l-2 border-black/10 pl-4 text-sm">
