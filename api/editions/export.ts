@@ -199,7 +199,7 @@ export async function registerPdf(register: EditionRegister, printedAt: Date): P
       y -= 13;
       const c = register.counts;
       draw(
-        `Vendus : ${c.sold} · libres : ${c.free} · réservés : ${c.held} · retournés : ${c.returned} · retirés : ${c.retired} · en stock : ${work.stock}`,
+        `Vendus\u00a0: ${c.sold} · libres\u00a0: ${c.free} · réservés\u00a0: ${c.held} · retournés\u00a0: ${c.returned} · retirés\u00a0: ${c.retired} · en stock\u00a0: ${work.stock}`,
         MARGIN,
         A4[0] - 2 * MARGIN,
         regular,

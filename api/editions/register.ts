@@ -19,7 +19,8 @@ import type {
   ReturnedDecision,
 } from '../../src/schemas/admin-editions.ts';
 
-const NOT_FOUND = 'Ce tirage est introuvable : l’œuvre n’existe pas ou n’a pas de tirage numéroté.';
+const NOT_FOUND =
+  'Ce tirage est introuvable\u00a0: l’œuvre n’existe pas ou n’a pas de tirage numéroté.';
 
 const iso = (value: Date | string | null): string | null =>
   value === null ? null : new Date(value).toISOString();
@@ -233,8 +234,8 @@ export async function decideReturnedNumber(
       throw new AppError('edition_conflict', {
         message:
           decision === 'release'
-            ? `Le numéro ${label} est « ${state} » : seul un numéro retourné peut être remis en vente.`
-            : `Le numéro ${label} est « ${state} » : seul un numéro retourné peut être retiré.`,
+            ? `Le numéro ${label} est «\u00a0${state}\u00a0»\u00a0: seul un numéro retourné peut être remis en vente.`
+            : `Le numéro ${label} est «\u00a0${state}\u00a0»\u00a0: seul un numéro retourné peut être retiré.`,
       });
     }
     let stock = work.stock;
@@ -247,7 +248,7 @@ export async function decideReturnedNumber(
       if (stock + held > free) {
         if (stock === 0)
           throw new AppError('edition_conflict', {
-            message: `Le numéro ${label} ne peut pas être retiré maintenant : un paiement en cours attend peut-être ce numéro. Réessayez dans quelques minutes.`,
+            message: `Le numéro ${label} ne peut pas être retiré maintenant\u00a0: un paiement en cours attend peut-être ce numéro. Réessayez dans quelques minutes.`,
           });
         stock -= 1;
       }

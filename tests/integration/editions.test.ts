@@ -23,6 +23,8 @@ import type { Mailer } from '#api/mail/index.ts';
 import { orderStatusForSession, readOrder } from '#api/orders/index.ts';
 import { refundOrder } from '#api/orders/refund.ts';
 import { orderReturned } from '#api/orders/returns.ts';
+import { afterAnswerSettled } from '#api/background.ts';
+import { handleWithdrawal } from '#api/withdrawal/index.ts';
 import { buyerOrders, BUYER_ORDER_COLUMNS } from '#api/orders/view.ts';
 import { createEmulatedPayments, providePayments, type Payments } from '#api/payments/index.ts';
 import { handleStripeWebhook } from '#api/payments/webhook.ts';
@@ -247,10 +249,10 @@ describe('numbering', () => {
     const pending = await checkout([{ artworkId: print, quantity: 2 }]);
     const register = await editionRegister(t.db, print);
     expect(register.entries.map((e) => e.state)).toEqual([
-      ...Array(4).fill('sold'),
+      ...Array<string>(4).fill('sold'),
       'held',
       'held',
-      ...Array(4).fill('free'),
+      ...Array<string>(4).fill('free'),
     ]);
     expect(register.entries[0]!.beforeRegister).toBe(true);
     const order = await pay(pending.orderId, pending.sessionId);
@@ -399,8 +401,20 @@ describe('returned numbers', () => {
       owner,
     );
     expect((await copies(print)).map((c) => c.state)).toEqual(['returned', 'sold']);
-    // The withdrawal's own path records it in its transaction, without an actor (the buyer).
-    await t.db.transaction().execute((trx) => orderReturned(trx, b.id, new Date(), 'withdrawal'));
+    // The buyer, signed in, withdraws from their own order: recorded at once, numbers returned.
+    const buyer = await makeUser(t.db, { email: 'ana@example.test' });
+    const answer = await handleWithdrawal(
+      { db: t.db, mailer, siteUrl },
+      {
+        orderNumber: (await orderRow(b.id)).order_number,
+        email: buyer.email,
+        step: 'confirm',
+        locale: 'fr',
+      },
+      { ip: '203.0.113.77', user: buyer },
+    );
+    expect(answer.step === 'confirm' && 'confirmation' in answer).toBe(true);
+    await afterAnswerSettled();
     const register = await editionRegister(t.db, print);
     expect(register.entries.slice(0, 2).map((e) => [e.state, e.returnReason])).toEqual([
       ['returned', 'cancellation'],
