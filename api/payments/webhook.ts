@@ -15,6 +15,7 @@ import type { Mailer } from '../mail/index.ts';
 import { galleryOrderNotification, orderConfirmationMail } from '../mail/orders.ts';
 import { applyStripeEvent, type FulfilmentOutcome, type OrderSummary } from '../orders/index.ts';
 import { mailedInvoice } from '../invoices/mailed.ts';
+import { mailedCertificates } from '../certificates/mailed.ts';
 import { liveSettings } from '../settings/index.ts';
 import type { Payments } from './index.ts';
 
@@ -162,9 +163,14 @@ export async function sendPaidOrderMails(deps: FulfilmentDeps, order: OrderSumma
     log.error({ err: error }, `Order ${order.number}: the invoice could not join the mail`);
     return null;
   });
+  // Its certificates of authenticity, as signed links (decision 046); without them it still goes.
+  const certificates = await mailedCertificates(deps.db, order.id).catch((error: unknown) => {
+    log.error({ err: error }, `Order ${order.number}: the certificates could not join the mail`);
+    return [];
+  });
   // The order is paid whatever happens to the mail; a failure is logged for the owner.
   for (const message of [
-    orderConfirmationMail(order, settings, { invoice }),
+    orderConfirmationMail(order, settings, { invoice, certificates }),
     galleryOrderNotification(order, settings),
   ]) {
     try {

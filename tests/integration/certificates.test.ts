@@ -26,7 +26,8 @@ import { renderCertificatePdf } from '#api/certificates/pdf.ts';
 import { pdfText } from '#api/invoices/pdf-text.ts';
 import type { Mailer, MailMessage } from '#api/mail/index.ts';
 import { diskStorage } from '#api/media/storage.ts';
-import { applyStripeEvent } from '#api/orders/index.ts';
+import { applyStripeEvent, readOrder } from '#api/orders/index.ts';
+import { sendPaidOrderMails } from '#api/payments/webhook.ts';
 import { orderReturned } from '#api/orders/returns.ts';
 import { GET as PUBLIC_JSON } from '../../src/pages/api/certificates/[serial].ts';
 import { GET as PDF } from '../../src/pages/api/certificates/[serial]/pdf.ts';
@@ -302,6 +303,39 @@ describe('issue on payment', () => {
     ])
       expect(enText).toContain(expected);
     expect(enText).not.toContain('Tirage');
+  });
+});
+
+describe('the order mail', () => {
+  it('links each certificate’s PDF, in the buyer’s language, by a link that needs no account', async () => {
+    const { order, serials } = await paidOrder({ locale: 'en' });
+    const summary = (await readOrder(t.db, { id: order.id }))!;
+    const sent: MailMessage[] = [];
+    const mailer: Mailer = {
+      description: 'test',
+      send: (m) => {
+        sent.push(m);
+        return Promise.resolve();
+      },
+    };
+    await sendPaidOrderMails({ db: t.db, mailer, payments: undefined as never }, summary);
+    const mail = sent.find((m) => m.subject.includes(summary.number) && m.to !== undefined)!;
+    expect(mail.html).toContain('Your certificates of authenticity');
+    expect(mail.text).toContain('Light on the Tagus');
+    const links = [
+      ...mail.text.matchAll(
+        /https?:\/\/\S+\/api\/certificates\/(GAL-[A-Z2-7]{20})\/pdf\?token=\S+/g,
+      ),
+    ];
+    expect(links.map((l) => l[1]).sort()).toEqual([...serials].sort());
+    const url = new URL(links[0]![0]);
+    const response = await callEndpoint(PDF, {
+      request: get(url.pathname + url.search),
+      params: { serial: links[0]![1] },
+    });
+    expect(response.status).toBe(200);
+    const text = await pdfText(new Uint8Array(await response.arrayBuffer()));
+    expect(text).toContain('Certificate of authenticity');
   });
 });
 
