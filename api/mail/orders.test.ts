@@ -1,5 +1,7 @@
 // The order mails (issue 9): HTML with a plain-text alternative, the works listed, the country by
 // name, in the buyer's language, and a certificate of authenticity promised for originals only.
+// Issue 26: the seller's identity, the edition numbers, the invoice attached and linked, one
+// wording per link across the mails, French spacing in French, the carrier's tracking page.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +11,8 @@ import type { OrderSummary } from '../orders/index.ts';
 import { DEFAULT_SETTINGS } from '../settings/index.ts';
 import { createMailer } from './index.ts';
 import { galleryOrderNotification, orderConfirmationMail } from './orders.ts';
+import { cancellationMail } from './cancellation.ts';
+import { shippingMail } from './shipping.ts';
 
 /** A kitchen-sink order: an original, two copies of a print, a promo code, free shipping. */
 const order = (overrides: Partial<OrderSummary> = {}): OrderSummary => ({
@@ -42,7 +46,13 @@ const order = (overrides: Partial<OrderSummary> = {}): OrderSummary => ({
       unitPriceCents: 1_250_000,
       editions: [],
     },
-    { title: 'Seuil', type: 'print', quantity: 2, unitPriceCents: 35_000, editions: [] },
+    {
+      title: 'Seuil',
+      type: 'print',
+      quantity: 2,
+      unitPriceCents: 35_000,
+      editions: ['7/50', '8/50'],
+    },
   ],
   ...overrides,
 });
@@ -53,8 +63,8 @@ describe('order confirmation mail', () => {
     expect(mail.subject).toBe('Your order GS-2026-01001 is confirmed');
     for (const body of [mail.text, mail.html!]) {
       expect(body).toContain('Lumière du Tage');
-      expect(body).toContain('Original artwork, quantity 1');
-      expect(body).toContain('Fine-art print, quantity 2');
+      expect(body).toContain('Original work, unique piece, quantity 1');
+      expect(body).toContain('Print no. 7/50, Print no. 8/50, quantity 2');
       expect(body).toContain('€700.00');
       expect(body).toContain('Discount (SASHA25)');
       expect(body).toContain('€11,220.00');
@@ -113,8 +123,160 @@ describe('order confirmation mail', () => {
 describe('gallery notification', () => {
   it('is in French, with the works and the country named', () => {
     const mail = galleryOrderNotification(order(), DEFAULT_SETTINGS);
-    expect(mail.text).toContain('Œuvre originale, quantité 1');
+    expect(mail.text).toContain('Œuvre originale, pièce unique, quantité 1');
+    // The owner pencils the numbers on the prints.
+    expect(mail.text).toContain('Tirage n° 7/50, Tirage n° 8/50, quantité 2');
+    expect(mail.text).toContain('Client\u00a0: Ana Ribeiro');
     expect(mail.text).toContain('Pays-Bas');
     expect(mail.html).toContain('Pays-Bas');
+  });
+});
+
+describe('issue 26: what the buyer’s mails carry', () => {
+  const SETTINGS = {
+    ...DEFAULT_SETTINGS,
+    legal_identity: {
+      name: 'Sasha Kovač EI',
+      address: 'Rua da Rosa 112\n1200-389 Lisboa',
+      siret: '',
+      vat_mention: '',
+      vat_regime: 'franchise' as const,
+      vat_rate_bp: 0,
+    },
+  };
+  const invoice = {
+    number: 'F-000042',
+    url: 'https://galerie.example/api/invoices/x?sig=y',
+    pdf: {
+      filename: 'invoice-F-000042.pdf',
+      content: new Uint8Array([37, 80]),
+      contentType: 'application/pdf',
+    },
+  };
+  const context = { siteUrl: 'https://galerie.example', invoice };
+
+  it('names the seller without an empty SIRET, and attaches the invoice', () => {
+    for (const locale of ['fr', 'en'] as const) {
+      const mail = orderConfirmationMail(order({ locale }), SETTINGS, context);
+      expect(mail.text).toContain('Sasha Kovač EI\nRua da Rosa 112\n1200-389 Lisboa');
+      expect(mail.text).not.toMatch(/SIRET|non renseigné|not provided/);
+      expect(mail.attachments).toEqual([invoice.pdf]);
+    }
+  });
+
+  it('gives the link only when the PDF could not be made', () => {
+    const mail = orderConfirmationMail(order(), SETTINGS, {
+      ...context,
+      invoice: { ...invoice, pdf: null },
+    });
+    expect(mail.attachments).toBeUndefined();
+    expect(mail.text).toContain(
+      'You can download your invoice F-000042 from this link, without an account:',
+    );
+    expect(mail.text).toContain(`Download the invoice (PDF):\n${invoice.url}`);
+  });
+
+  it('lists the certificates given to it, each with the same link wording', () => {
+    const mail = orderConfirmationMail(order({ locale: 'fr' }), SETTINGS, {
+      ...context,
+      certificates: [
+        { title: 'Lumière du Tage', label: null, url: 'https://galerie.example/c/1' },
+        { title: 'Seuil', label: '7/50', url: 'https://galerie.example/c/2' },
+      ],
+    });
+    expect(mail.text).toContain('Lumière du Tage, œuvre originale');
+    expect(mail.text).toContain('Seuil, tirage n° 7/50');
+    expect(mail.text.split('Télécharger le certificat (PDF)\u00a0:')).toHaveLength(3);
+  });
+
+  it('words each link the same in every mail, in each language', () => {
+    for (const locale of ['fr', 'en'] as const) {
+      const confirmation = orderConfirmationMail(order({ locale }), SETTINGS, context);
+      const cancellation = cancellationMail(order({ locale }), SETTINGS, {
+        refundedCents: 1_122_000,
+        creditNote: { ...invoice, number: 'A-000001' },
+      });
+      const shipped = shippingMail(
+        order({ locale }),
+        { carrier: 'DHL Express', trackingNumber: '12 34' },
+        SETTINGS,
+      );
+      const labels = (text: string) =>
+        text
+          .split('\n')
+          .map((line, i, all) => (/^https:\/\//.test(all[i + 1] ?? '') ? line : null))
+          .filter((line): line is string => line !== null);
+      const all = [confirmation, cancellation, shipped].flatMap((m) => labels(m.text));
+      const byLabel = new Map<string, Set<string>>();
+      for (const mail of [confirmation, cancellation, shipped]) {
+        const lines = mail.text.split('\n');
+        lines.forEach((line, i) => {
+          const next = lines[i + 1] ?? '';
+          if (!/^https:\/\//.test(next)) return;
+          const target = next
+            .replace(/[?#].*$/, '')
+            .replace(/\/api\/invoices\/.*/, '/api/invoices');
+          byLabel.set(target, (byLabel.get(target) ?? new Set()).add(line));
+        });
+      }
+      // One wording per target: the invoice and the credit note share the signed-link endpoint,
+      // each with its own words.
+      for (const [target, words] of byLabel)
+        expect(words.size, target).toBeLessThanOrEqual(target.endsWith('/api/invoices') ? 2 : 1);
+      expect(all.length).toBeGreaterThanOrEqual(5);
+      expect(shipped.text).toContain(
+        locale === 'fr'
+          ? 'Suivre le colis\u00a0:\nhttps://www.dhl.com/global-en/home/tracking.html?tracking-id=1234'
+          : 'Track the parcel:\nhttps://www.dhl.com/global-en/home/tracking.html?tracking-id=1234',
+      );
+    }
+  });
+
+  it('keeps French spacing in French and none in English, in every mail', () => {
+    for (const locale of ['fr', 'en'] as const) {
+      const mails = [
+        orderConfirmationMail(order({ locale }), SETTINGS, context),
+        cancellationMail(order({ locale }), SETTINGS, { refundedCents: null }),
+        shippingMail(order({ locale }), { carrier: 'Colissimo', trackingNumber: '6A1' }, SETTINGS),
+      ];
+      for (const mail of mails) {
+        const text = mail.text.replace(/https?:\/\/\S+/g, '');
+        const bad = text
+          .split('\n')
+          .filter((line) =>
+            locale === 'fr'
+              ? /(^|[^\u00a0])[:;?!](\s|$)/.test(line)
+              : /[\u00a0\u202f][:;?!]/.test(line),
+          );
+        expect(bad, `${locale}: ${mail.subject}`).toEqual([]);
+      }
+      expect(mails[0]!.text).toContain(locale === 'fr' ? 'Sous-total\u00a0: ' : 'Subtotal: ');
+      expect(mails[0]!.text).toContain(
+        locale === 'fr' ? 'Adresse de livraison\u00a0:' : 'Shipping address:',
+      );
+    }
+  });
+
+  it('tells a buyer whose cancelled order was not refunded so, in their language, with no attachment', () => {
+    const mail = cancellationMail(order({ locale: 'fr' }), SETTINGS, { refundedCents: null });
+    expect(mail.subject).toBe('Annulation de votre commande GS-2026-01001');
+    expect(mail.text).toContain('ne s’accompagne pas d’un remboursement');
+    expect(mail.attachments).toBeUndefined();
+    expect(mail.html).toMatch(/<html lang="fr">/);
+  });
+
+  it('goes out with the invoice attached as application/pdf', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'galerie-mail-'));
+    try {
+      const mailer = createMailer({ smtpUrl: undefined, dataDir });
+      await mailer.send(orderConfirmationMail(order(), SETTINGS, context));
+      const [file] = await fs.readdir(path.join(dataDir, 'mail'));
+      const raw = await fs.readFile(path.join(dataDir, 'mail', file!), 'utf8');
+      expect(raw).toMatch(/content-type:\s*multipart\/mixed/i);
+      expect(raw).toMatch(/Content-Type: application\/pdf; name=invoice-F-000042\.pdf/i);
+      expect(raw).toMatch(/Content-Disposition: attachment; filename=invoice-F-000042\.pdf/i);
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

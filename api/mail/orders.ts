@@ -61,7 +61,7 @@ const TEXT = {
     subject: (n: string) => `Confirmation de votre commande ${n}`,
     hello: (name: string) => `Bonjour ${name},`,
     thanks:
-      'Merci pour votre achat. Votre paiement est confirmé. Ce message confirme le contrat de vente ; conservez-le.',
+      'Merci pour votre achat. Votre paiement est confirmé. Ce message confirme le contrat de vente\u00a0; conservez-le.',
     order: (n: string) => `Votre commande ${n}`,
     original: 'Œuvre originale, pièce unique',
     print: 'Tirage d’art',
@@ -83,7 +83,7 @@ const TEXT = {
     certificate:
       'Votre œuvre originale est préparée avec soin et accompagnée de son certificat d’authenticité signé.',
     prepared:
-      'Votre commande est préparée avec soin ; chaque tirage est numéroté et signé à la main.',
+      'Votre commande est préparée avec soin\u00a0; chaque tirage est numéroté et signé à la main.',
     next: [
       'Expédition sous 2 à 3 jours ouvrés, avec un numéro de suivi envoyé par e-mail.',
       'Livraison en 3 à 7 jours ouvrés.',
@@ -94,14 +94,14 @@ const TEXT = {
     withdrawal: [
       'Vous disposez de 14 jours à compter de la réception des œuvres pour vous rétracter, sans avoir à donner de motif.',
       'Pour l’exercer, remplissez le formulaire de rétractation en ligne avec votre numéro de commande et votre adresse e-mail, ou adressez-nous toute autre déclaration dénuée d’ambiguïté.',
-      'Les œuvres sont à renvoyer au plus tard 14 jours après votre rétractation. Tous vos paiements, frais de livraison compris, vous sont remboursés au plus tard 14 jours après la rétractation, par le moyen de paiement utilisé ; le remboursement peut attendre le retour des œuvres.',
+      'Les œuvres sont à renvoyer au plus tard 14 jours après votre rétractation. Tous vos paiements, frais de livraison compris, vous sont remboursés au plus tard 14 jours après la rétractation, par le moyen de paiement utilisé\u00a0; le remboursement peut attendre le retour des œuvres.',
     ],
     termsTitle: 'Conditions de vente',
     terms: [
-      'Prix en euros, TVA incluse lorsqu’elle est applicable ; le prix facturé est celui affiché à la commande.',
+      'Prix en euros, TVA incluse lorsqu’elle est applicable\u00a0; le prix facturé est celui affiché à la commande.',
       'Tout dommage dû au transport est à signaler dans les 48 heures suivant la réception, photographies à l’appui.',
       'Les tirages sont garantis 30 jours contre tout défaut d’impression.',
-      'Droit portugais ; le consommateur garde la protection des règles impératives de son pays de résidence.',
+      'Droit portugais\u00a0; le consommateur garde la protection des règles impératives de son pays de résidence.',
     ],
     sellerTitle: 'Le vendeur',
     questions: (email: string) =>

@@ -35,7 +35,7 @@ const TEXT = {
     subject: (n: string) => `Confirmation de votre rétractation — commande ${n}`,
     hello: (name: string) => `Bonjour ${name},`,
     received: (when: string) =>
-      `Nous avons bien reçu votre rétractation le ${when} (heure de Paris). Ce message la confirme ; conservez-le.`,
+      `Nous avons bien reçu votre rétractation le ${when} (heure de Paris). Ce message la confirme\u00a0; conservez-le.`,
     withdrawalTitle: 'Votre rétractation',
     statementTitle: 'Votre déclaration',
     dateLabel: 'Date et heure de la rétractation',
@@ -44,12 +44,13 @@ const TEXT = {
     original: 'Œuvre originale',
     print: 'Tirage d’art',
     quantity: (q: number) => `quantité ${q}`,
-    nextTitle: 'Et maintenant ?',
+    nextTitle: 'Et maintenant\u00a0?',
     next: [
       'La galerie vous écrit pour organiser le retour des œuvres, à renvoyer au plus tard 14 jours après votre rétractation.',
       'Tous les paiements reçus, frais de livraison compris, vous sont remboursés au plus tard 14 jours après votre rétractation, par le moyen de paiement utilisé pour la commande. Le remboursement peut attendre le retour des œuvres.',
     ],
-    questions: (email: string) => `Une question ? Répondez à ce message ou écrivez à ${email}.`,
+    questions: (email: string) =>
+      `Une question\u00a0? Répondez à ce message ou écrivez à ${email}.`,
   },
   en: {
     subject: (n: string) => `Your withdrawal from order ${n} is confirmed`,
@@ -77,14 +78,14 @@ const ACK = {
   fr: {
     subject: (n: string) => `Votre déclaration de rétractation — commande ${n}`,
     received: (when: string) =>
-      `Nous avons reçu le ${when} (heure de Paris) une déclaration de rétractation pour votre commande, envoyée depuis notre page de rétractation avec le numéro de la commande et votre adresse e-mail. Ce message en accuse réception ; conservez-le.`,
+      `Nous avons reçu le ${when} (heure de Paris) une déclaration de rétractation pour votre commande, envoyée depuis notre page de rétractation avec le numéro de la commande et votre adresse e-mail. Ce message en accuse réception\u00a0; conservez-le.`,
     confirmTitle: 'Confirmez-la',
     confirm:
       'Pour que nous la traitions, confirmez que cette déclaration vient bien de vous. Votre rétractation gardera la date et l’heure ci-dessus, même si vous confirmez plus tard.',
     confirmLabel: 'Confirmer ma rétractation',
-    notMeTitle: 'Ce n’était pas vous ?',
+    notMeTitle: 'Ce n’était pas vous\u00a0?',
     notMe:
-      'Quelqu’un connaissant le numéro de votre commande et votre adresse l’a peut-être envoyée. Dites-le-nous : la déclaration sera écartée et votre commande reste inchangée.',
+      'Quelqu’un connaissant le numéro de votre commande et votre adresse l’a peut-être envoyée. Dites-le-nous\u00a0: la déclaration sera écartée et votre commande reste inchangée.',
     notMeLabel: 'Ce n’était pas moi',
     expires: (date: string) => `Ces liens sont valables jusqu’au ${date}.`,
   },
@@ -108,12 +109,12 @@ const REFUSED = {
   fr: {
     subject: (n: string) => `Votre demande de rétractation — commande ${n}`,
     received:
-      'Une déclaration de rétractation pour votre commande a été envoyée depuis notre page de rétractation, avec le numéro de la commande et votre adresse e-mail. Elle ne peut pas être prise en compte en ligne :',
+      'Une déclaration de rétractation pour votre commande a été envoyée depuis notre page de rétractation, avec le numéro de la commande et votre adresse e-mail. Elle ne peut pas être prise en compte en ligne\u00a0:',
     periodOver: (date: string) =>
       `le délai de rétractation de cette commande a pris fin le ${date}.`,
     closed: 'cette commande est déjà annulée ou remboursée.',
     contact: (email: string) =>
-      `Si vous pensez qu’il s’agit d’une erreur, répondez à ce message ou écrivez à ${email}. Si vous n’avez rien demandé, ignorez ce message : votre commande reste inchangée.`,
+      `Si vous pensez qu’il s’agit d’une erreur, répondez à ce message ou écrivez à ${email}. Si vous n’avez rien demandé, ignorez ce message\u00a0: votre commande reste inchangée.`,
   },
   en: {
     subject: (n: string) => `Your withdrawal request — order ${n}`,
@@ -270,15 +271,15 @@ export function galleryWithdrawalNotification(
     {
       list: [
         'Convenir avec le client du retour des œuvres (répondez à ce message pour lui écrire).',
-        'Dans le back office : « Commandes » → la commande → statut « Annulée », avec le remboursement (et la remise en vente si les œuvres reviennent).',
-        `Rembourser au plus tard le ${refundBy} (14 jours après la rétractation) ; le remboursement peut attendre le retour des œuvres.`,
+        'Dans le back office\u00a0: «\u00a0Commandes\u00a0» → la commande → statut «\u00a0Annulée\u00a0», avec le remboursement (et la remise en vente si les œuvres reviennent).',
+        `Rembourser au plus tard le ${refundBy} (14 jours après la rétractation)\u00a0; le remboursement peut attendre le retour des œuvres.`,
       ],
     },
     {
       p: `La commande porte la mention « Rétractation demandée » dans la liste des commandes. ${
         buyerMailed
           ? 'Le client a reçu une confirmation par e-mail.'
-          : 'Attention : la confirmation n’a pas pu être envoyée au client ; envoyez-lui cette déclaration vous-même.'
+          : 'Attention\u00a0: la confirmation n’a pas pu être envoyée au client\u00a0; envoyez-lui cette déclaration vous-même.'
       }`,
     },
   ];

@@ -83,7 +83,9 @@ function divideRounded(numerator: number, denominator: number): number {
   const n = Math.abs(numerator);
   const quotient = Math.floor(n / denominator);
   const rest = n - quotient * denominator;
-  return sign * (rest * 2 >= denominator ? quotient + 1 : quotient);
+  const result = sign * (rest * 2 >= denominator ? quotient + 1 : quotient);
+  // Never -0: a zero is a zero in JSON and in a comparison.
+  return result === 0 ? 0 : result;
 }
 
 /** The amounts of a total that includes VAT at `rateBp` (see the header for the rounding). */

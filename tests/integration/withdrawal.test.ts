@@ -532,7 +532,7 @@ describe('the signed-in buyer', () => {
     ]);
     const notice = sent[1]!.text ?? '';
     expect(notice).toContain(
-      '« Commandes » → la commande → statut « Annulée », avec le remboursement',
+      '«\u00a0Commandes\u00a0» → la commande → statut «\u00a0Annulée\u00a0», avec le remboursement',
     );
     expect(await emlFiles()).toHaveLength(2);
 
