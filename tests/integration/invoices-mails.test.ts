@@ -83,7 +83,7 @@ async function buy(items: CheckoutRequest['items'], locale: 'fr' | 'en', name: s
   );
   const before = sent.length;
   await emulator.pay(sessionId);
-  await until('the paid order’s mails', async () => sent.length >= before + 2);
+  await until('the paid order’s mails', () => sent.length >= before + 2);
   const order = await orderRow(orderId);
   const confirmation = sent.slice(before).find((m) => m.to && typeof m.to === 'object')!;
   return { id: orderId, number: order.order_number, total: order.total_cents, confirmation };
