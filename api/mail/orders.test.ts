@@ -275,6 +275,10 @@ describe('issue 26: what the buyer’s mails carry', () => {
       expect(raw).toMatch(/content-type:\s*multipart\/mixed/i);
       expect(raw).toMatch(/Content-Type: application\/pdf; name=invoice-F-000042\.pdf/i);
       expect(raw).toMatch(/Content-Disposition: attachment; filename=invoice-F-000042\.pdf/i);
+      // Both bodies still read, from inside the mixed part.
+      const parsed = parseMail(raw);
+      expect(parsed.text).toContain('Your invoice F-000042 is attached');
+      expect(parsed.html).toContain('Your invoice F-000042 is attached');
     } finally {
       await fs.rm(dataDir, { recursive: true, force: true });
     }

@@ -1,5 +1,6 @@
 // Reads a raw mail as written to DATA_DIR/mail/*.eml: headers unfolded, and the plain-text and
-// HTML bodies decoded (quoted-printable or base64), from a single part or multipart/alternative.
+// HTML bodies decoded (quoted-printable or base64), from a single part or multipart/alternative
+// (nested in multipart/mixed when the mail has attachments).
 // Also finds a signup's verification link among them, as a person would read it.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -58,6 +59,13 @@ export function parseMail(raw: string): ParsedMail {
     if (chunk.startsWith('--')) break;
     const part = split(chunk.replace(/^\r?\n/, ''));
     const partType = header(part.headers, 'content-type') ?? 'text/plain';
+    // A mail with attachments (multipart/mixed) holds its bodies in a nested alternative.
+    if (partType.startsWith('multipart/')) {
+      const inner = parseMail(chunk.replace(/^\r?\n/, ''));
+      text ||= inner.text;
+      html ??= inner.html;
+      continue;
+    }
     const content = decode(
       part.body.replace(/\r?\n$/, ''),
       header(part.headers, 'content-transfer-encoding')?.toLowerCase(),
