@@ -134,7 +134,7 @@ describe('POST /api/enquiry', () => {
     expect(mails).toHaveLength(1);
     const mail = mails[0]!;
     expect(mail.headers).toMatch(/^Reply-To: .*<Ines@Example\.fr>/im);
-    expect(mail.text).toContain('Œuvre : Le grand large');
+    expect(mail.text).toContain('Œuvre\u00a0: Le grand large');
     expect(mail.text).toContain(`/oeuvres/${work.key}`);
     expect(mail.text.replace(/\r\n/g, '\n')).toContain(sent.message);
 
@@ -153,7 +153,10 @@ describe('POST /api/enquiry', () => {
       delivery_error: null,
     });
     expect(rows[0]!.delivered_at).toBeInstanceOf(Date);
-    expect(mail.text).toContain(`Référence : ${rows[0]!.id}`);
+    expect(mail.text).toContain(`Référence\u00a0: ${rows[0]!.id}`);
+    // Issue 26: received in Paris time, not ISO UTC.
+    expect(mail.text).toMatch(/Reçu le\u00a0: .+ \(heure de Paris\)/);
+    expect(mail.text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
   });
 
   it('never takes a title from the browser', async () => {
