@@ -9,7 +9,7 @@
 // - `owner`: the owner's orders, customers, figures (which count every sale of their shop),
 //   messages (which list every enquiry sent to their shop) and settings (maintenance, promo
 //   codes), then the paperwork of their sales (documents.spec: invoices, credit notes,
-//   certificates): one at a time.
+//   certificates, and a certificate's public page): one at a time.
 //
 // The PostgreSQL pass of `npm test` (scripts/test.ts) runs only the tests tagged @postgres: the
 // server's own path through the pg pool, which no PGlite run exercises (the reasons:
@@ -19,7 +19,7 @@ import { SHOPS, siteUrlOf } from './tests/e2e/shops.ts';
 
 const WORKS_SPECS = /(admin-0-works|live)\.spec\.ts$/;
 const OWNER_SPECS =
-  /(admin-(analytics|customers|editions|messages|orders|settings)|documents)\.spec\.ts$/;
+  /(admin-(analytics|customers|editions|messages|orders|settings)|certificates|documents)\.spec\.ts$/;
 /** The storefront's longest specs: their project comes first, so none of them starts last. */
 const LONG_SPECS = /(visual|accounts|commerce|withdrawal)\.spec\.ts$/;
 const timings = process.env['TEST_TIMINGS_DIR'];
