@@ -532,6 +532,8 @@ export async function changeOrderStatus(
   }
   const refunding = cancelling && paid && change.refund === true;
   let refundedCents: number | null = null;
+  // A cancellation that follows the buyer's withdrawal says so: on the credit note, in the mail.
+  const withdrawn = cancelling && (await withdrawalRequested(db, current.id));
   if (refunding) {
     if (!deps.refundOrder)
       throw new AppError('rejected', { message: 'le remboursement n’est pas disponible ici' });
@@ -540,7 +542,7 @@ export async function changeOrderStatus(
       await deps.refundOrder(db, current.id, {
         actor,
         restock: change.restock === true,
-        reason: 'cancellation',
+        reason: withdrawn ? 'withdrawal' : 'cancellation',
       });
     } catch (error) {
       throw refundRefusal(error) ?? error;
@@ -625,6 +627,7 @@ export async function changeOrderStatus(
       deps.mailer,
       current.id,
       refunding ? refundedCents : null,
+      withdrawn,
     );
   }
   return {
@@ -635,18 +638,31 @@ export async function changeOrderStatus(
   };
 }
 
+/** Whether the buyer withdrew from the order (decision 020). */
+async function withdrawalRequested(db: Executor, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('orders')
+    .select('withdrawal_requested_at')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Boolean(row?.withdrawal_requested_at);
+}
+
 /** The cancellation mail (api/mail/cancellation.ts); 'failed' is logged, the order stays cancelled. */
 async function sendCancellationMail(
   db: Database,
   mailer: Mailer,
   id: string,
   refundedCents: number | null,
+  withdrawal: boolean,
 ): Promise<'sent' | 'failed'> {
   const summary = (await readOrder(db, { id }))!;
   try {
     const settings = await liveSettings(db);
     const creditNote = refundedCents ? await mailedInvoice(db, id, 'credit_note') : null;
-    await mailer.send(cancellationMail(summary, settings, { refundedCents, creditNote }));
+    await mailer.send(
+      cancellationMail(summary, settings, { refundedCents, creditNote, withdrawal }),
+    );
     return 'sent';
   } catch (error) {
     log.error({ err: error }, `Order ${summary.number}: the cancellation mail could not be sent`);

@@ -17,6 +17,8 @@ export interface CancellationContext {
   /** What the buyer was refunded, in cents; null when the cancellation refunded nothing. */
   refundedCents: number | null;
   creditNote?: MailedDocument | null;
+  /** The order is cancelled because the buyer withdrew from it. */
+  withdrawal?: boolean;
 }
 
 const NBSP = '\u00a0';
@@ -26,6 +28,7 @@ const TEXT = {
     subject: (n: string) => `Annulation de votre commande ${n}`,
     hello: (name: string) => `Bonjour ${name},`,
     cancelled: (n: string) => `Votre commande ${n} a été annulée par la galerie.`,
+    withdrawn: (n: string) => `Suite à votre rétractation, votre commande ${n} est annulée.`,
     refunded: (amount: string) =>
       `Nous vous avons remboursé ${amount} sur le moyen de paiement utilisé pour la commande. Selon votre banque, le montant apparaît sur votre compte sous 5 à 10 jours ouvrés.`,
     notRefunded:
@@ -44,6 +47,7 @@ const TEXT = {
     subject: (n: string) => `Your order ${n} has been cancelled`,
     hello: (name: string) => `Hello ${name},`,
     cancelled: (n: string) => `Your order ${n} has been cancelled by the gallery.`,
+    withdrawn: (n: string) => `Following your withdrawal, your order ${n} is cancelled.`,
     refunded: (amount: string) =>
       `We have refunded ${amount} to the means of payment used for the order. Depending on your bank, it shows on your account within 5 to 10 business days.`,
     notRefunded:
@@ -70,7 +74,7 @@ export function cancellationMail(
   const note = context.creditNote ?? null;
   const parts: MailPart[] = [
     { p: t.hello(order.name) },
-    { p: t.cancelled(order.number) },
+    { p: context.withdrawal ? t.withdrawn(order.number) : t.cancelled(order.number) },
     {
       p:
         context.refundedCents !== null && context.refundedCents > 0

@@ -265,6 +265,20 @@ describe('issue 26: what the buyer’s mails carry', () => {
     expect(mail.html).toMatch(/<html lang="fr">/);
   });
 
+  it('says a cancellation follows the buyer’s withdrawal when it does', () => {
+    const fr = cancellationMail(order({ locale: 'fr' }), SETTINGS, {
+      refundedCents: 1_122_000,
+      withdrawal: true,
+    });
+    expect(fr.text).toContain(
+      'Suite à votre rétractation, votre commande GS-2026-01001 est annulée.',
+    );
+    expect(fr.text).not.toContain('annulée par la galerie');
+    const en = cancellationMail(order(), SETTINGS, { refundedCents: 1_122_000, withdrawal: true });
+    expect(en.text).toContain('Following your withdrawal, your order GS-2026-01001 is cancelled.');
+    expect(en.text).toContain('We have refunded €11,220.00');
+  });
+
   it('goes out with the invoice attached as application/pdf', async () => {
     const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'galerie-mail-'));
     try {
