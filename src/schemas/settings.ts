@@ -211,10 +211,7 @@ export const settingsSchema = z.object({
        * vat_rate_bp, the invoice gives the amounts before tax, the tax and after tax). Defaults
        * keep a value stored before these fields valid.
        */
-      vat_regime: z._default(
-        z.enum(VAT_REGIMES, { error: 'Choisissez un régime de TVA' }),
-        '',
-      ),
+      vat_regime: z._default(z.enum(VAT_REGIMES, { error: 'Choisissez un régime de TVA' }), ''),
       vat_rate_bp: z._default(
         z
           .number({ error: 'Taux de TVA invalide' })
