@@ -322,6 +322,30 @@ describe('a refused value saves nothing', () => {
       { legal_identity: { ...DEFAULT_SETTINGS.legal_identity, siret: '1234' } },
       'Le SIRET compte 14 chiffres',
     ],
+    // Issue 26: a VAT rate must be given under the 'rate' regime, and be a rate.
+    [
+      'legal_identity.vat_rate_bp',
+      {
+        legal_identity: { ...DEFAULT_SETTINGS.legal_identity, vat_regime: 'rate', vat_rate_bp: 0 },
+      },
+      'Indiquez le taux de TVA',
+    ],
+    [
+      'legal_identity.vat_rate_bp',
+      {
+        legal_identity: {
+          ...DEFAULT_SETTINGS.legal_identity,
+          vat_regime: 'rate',
+          vat_rate_bp: 5.5,
+        },
+      },
+      'Taux de TVA invalide (deux décimales au plus)',
+    ],
+    [
+      'legal_identity.vat_regime',
+      { legal_identity: { ...DEFAULT_SETTINGS.legal_identity, vat_regime: 'exempt' } },
+      'Choisissez un régime de TVA',
+    ],
   ])('%s', async (field, bad, message) => {
     // A change saved before, so the rows are not just the defaults.
     expect((await save({ site_title: 'Avant' })).status).toBe(200);
@@ -427,6 +451,31 @@ describe('§5: the promo code messages, verbatim', () => {
     expect(newPromoCode(list, ' printemps ', '10')).toEqual({
       ok: true,
       promo: { code: 'PRINTEMPS', discount: 10, active: true },
+    });
+  });
+});
+
+describe('the VAT rate on the screen, basis points in the settings', () => {
+  it('reads 5,5 as 550 and shows 550 as 5,5; empty is no rate', () => {
+    const settings = {
+      ...DEFAULT_SETTINGS,
+      legal_identity: {
+        ...DEFAULT_SETTINGS.legal_identity,
+        vat_regime: 'rate' as const,
+        vat_rate_bp: 550,
+      },
+    };
+    const draft = draftOf('general', settings);
+    expect(draft['legal_identity.vat_rate_bp']).toBe('5,5');
+    expect(patchOf('general', draft).legal_identity).toMatchObject({
+      vat_regime: 'rate',
+      vat_rate_bp: 550,
+    });
+    const typed = { ...draft, 'legal_identity.vat_rate_bp': ' 20 % ' };
+    expect(patchOf('general', typed).legal_identity).toMatchObject({ vat_rate_bp: 2000 });
+    const empty = { ...draft, 'legal_identity.vat_rate_bp': '' };
+    expect(checkPatch(patchOf('general', empty))).toEqual({
+      'legal_identity.vat_rate_bp': 'Indiquez le taux de TVA',
     });
   });
 });
