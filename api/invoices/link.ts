@@ -8,10 +8,9 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { loadConfig } from '../config.ts';
 import type { Executor } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
-import { invoiceFileName, type InvoiceKind } from './index.ts';
-import { renderInvoicePdf } from './pdf.ts';
 import type { InvoiceFile } from './download.ts';
-import { findInvoiceById } from './index.ts';
+import { findInvoiceById, invoiceFileName, type InvoiceKind } from './index.ts';
+import { renderInvoicePdf } from './pdf.ts';
 
 const PURPOSE = 'invoice';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
