@@ -556,6 +556,17 @@ async function eraseAddress(
           orders.map((o) => o.id),
         )
         .execute();
+    // Certificates of authenticity keep the work's history, not the person (decision 046).
+    await trx
+      .updateTable('certificates')
+      .set({ holder_email: pseudonym })
+      .where(sql<string>`lower(holder_email)`, '=', key)
+      .execute();
+    await trx
+      .updateTable('certificate_transfers')
+      .set({ new_owner_email: pseudonym })
+      .where(sql<string>`lower(new_owner_email)`, '=', key)
+      .execute();
     await trx
       .deleteFrom('subscriptions')
       .where(sql<string>`lower(customer_email)`, '=', key)

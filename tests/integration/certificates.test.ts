@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provideDatabase } from '#api/db/context.ts';
+import { eraseCustomer } from '#api/admin/customers.ts';
 import { transferByToken } from '#api/certificates/lifecycle.ts';
 import { certificateClaimData } from '../../src/lib/certificate-claim.ts';
 import { findCertificate, certificatesOfOrders } from '#api/certificates/index.ts';
@@ -483,6 +484,32 @@ describe('the owner', () => {
     expect((await findCertificate(t.db, serials[0]!))!.revokedReason).toBe(
       'Rétractation de l’acheteur',
     );
+  });
+});
+
+describe('erasure', () => {
+  it('erasing a customer leaves the certificates standing, without their address', async () => {
+    const admin = await makeUser(t.db, { role: 'admin' });
+    const buyer = 'erase-me@example.test';
+    const { order, serials } = await paidOrder({ email: buyer });
+    await t.db
+      .updateTable('orders')
+      .set({ status: 'delivered', shipped_at: new Date() })
+      .where('id', '=', order.id)
+      .execute();
+    // Past the withdrawal period: the order is closed.
+    const later = new Date(Date.now() + 90 * 86_400_000);
+    await eraseCustomer(t.db, { email: buyer, confirmation: buyer }, admin, { now: () => later });
+    const rows = await t.db
+      .selectFrom('certificates')
+      .select(['holder_email', 'state'])
+      .where('order_id', '=', order.id)
+      .execute();
+    expect(rows).toHaveLength(serials.length);
+    for (const row of rows) {
+      expect(row.holder_email).not.toContain('erase-me');
+      expect(row.state).toBe('valid');
+    }
   });
 });
 
