@@ -440,3 +440,56 @@ test('E-commerce: the originals’ shipping notes by size — limits in order, b
   expect(now.large.fr).toBe(original.shipping_notes.large.fr);
   expect(errors).toEqual([]);
 });
+
+test('issue 26: the dashboard names what the legal identity lacks until the Général tab states it', async ({
+  page,
+}) => {
+  // An identity with neither SIRET nor VAT regime (the whole tab is put back after the spec).
+  const start = await ownerOf().patch('/api/admin/settings', {
+    data: {
+      legal_identity: {
+        name: 'Atelier Kovač',
+        address: '3 rue des Arts\n75006 Paris',
+        siret: '',
+        vat_mention: '',
+        vat_regime: '',
+        vat_rate_bp: 0,
+      },
+    },
+  });
+  expect(start.status(), await start.text()).toBe(200);
+  const errors = await signIn(page);
+  await page.goto('/admin/dashboard');
+  await hydrated(page);
+  const notice = page.getByRole('complementary', { name: 'Identité légale incomplète' });
+  await expect(notice.getByRole('listitem')).toHaveText(['SIRET', 'Régime de TVA']);
+  await expectNoAxeViolations(page);
+  await notice.getByRole('link', { name: 'Compléter l’identité légale' }).click();
+  await expect(page).toHaveURL(/\/admin\/settings$/);
+  await hydrated(page);
+  const general = await openTab(page, 'Général');
+  await general.getByLabel(/^SIRET/).fill('123 456 789 00012');
+  // The rate is asked for under the 'rate' regime only.
+  await expect(general.getByLabel(/^Taux de TVA/)).toHaveCount(0);
+  await general.getByLabel(/^Régime de TVA/).selectOption('rate');
+  const rate = general.getByLabel(/^Taux de TVA/);
+  const save = general.getByRole('button', { name: 'Enregistrer les paramètres généraux' });
+  await save.click();
+  await expect(rate).toHaveAccessibleDescription(/Indiquez le taux de TVA/);
+  await rate.fill('5,5');
+  await save.click();
+  await expect(saved(page, 'Paramètres généraux enregistrés avec succès')).toBeVisible();
+  expect((await settingsNow()).legal_identity).toMatchObject({
+    siret: '12345678900012',
+    vat_regime: 'rate',
+    vat_rate_bp: 550,
+  });
+  await expectNoAxeViolations(page);
+  await page.goto('/admin/dashboard');
+  await hydrated(page);
+  await expect(page.getByRole('heading', { name: 'Commandes récentes' })).toBeVisible();
+  await expect(page.getByRole('complementary', { name: 'Identité légale incomplète' })).toHaveCount(
+    0,
+  );
+  expect(errors).toEqual([]);
+});
