@@ -28,6 +28,8 @@ import { renderCertificatePdf } from '#api/certificates/pdf.ts';
 import { pdfText } from '#api/invoices/pdf-text.ts';
 import type { Mailer, MailMessage } from '#api/mail/index.ts';
 import { diskStorage } from '#api/media/storage.ts';
+import { storeMaster } from '#api/media/index.ts';
+import sharp from 'sharp';
 import { applyStripeEvent, readOrder } from '#api/orders/index.ts';
 import { sendPaidOrderMails } from '#api/payments/webhook.ts';
 import { orderReturned } from '#api/orders/returns.ts';
@@ -74,8 +76,9 @@ function paidEvent(order: { id: string; totalCents: number; sessionId: string })
 }
 
 /** A paid order of a new original and two copies of a new print edition of 30, in `locale`. */
-async function paidOrder(options: { locale?: 'fr' | 'en'; email?: string } = {}) {
+async function paidOrder(options: { locale?: 'fr' | 'en'; email?: string; mediaId?: string } = {}) {
   const original = await makeArtwork(t.db, {
+    ...(options.mediaId ? { media_id: options.mediaId } : {}),
     title_fr: 'Lumière sur le Tage',
     title_en: 'Light on the Tagus',
     signature_fr: 'Signée en bas à droite',
@@ -305,6 +308,34 @@ describe('issue on payment', () => {
     ])
       expect(enText).toContain(expected);
     expect(enText).not.toContain('Tirage');
+  });
+});
+
+describe('the photo', () => {
+  it('is the master the content names, drawn the same every time', async () => {
+    const storage = diskStorage(path.join(tmp, 'media'));
+    const image = await sharp({
+      create: { width: 640, height: 800, channels: 3, background: '#23395b' },
+    })
+      .composite([
+        {
+          input: Buffer.from(
+            '<svg width="640" height="800"><circle cx="320" cy="400" r="200" fill="#d9a441"/></svg>',
+          ),
+        },
+      ])
+      .jpeg()
+      .toBuffer();
+    const media = await storeMaster(t.db, storage, image, { fr: 'Photo', en: 'Photo' });
+    const { serials } = await paidOrder({ mediaId: media.id });
+    const found = (await findCertificate(t.db, serials[0]!))!;
+    expect(found.content.work.photo).toBe(media.sha256);
+    const first = Buffer.from(await renderStoredCertificate(t.db, found, storage));
+    const second = Buffer.from(await renderStoredCertificate(t.db, found, storage));
+    expect(second.equals(first)).toBe(true);
+    expect(first.includes('/Subtype /Image')).toBe(true);
+    const { keys } = await publishedKeys();
+    expect((await verifyCertificatePdf(first, keys)).ok).toBe(true);
   });
 });
 
