@@ -120,7 +120,8 @@ export const CERTIFICATE_TEXT = {
     gallery: 'Galerie',
     key: 'Clé de signature',
     signature: 'Signature électronique (Ed25519)',
-    verify: 'Vérifiez ce certificat à l’adresse ci-dessous ou avec la clé publique de la galerie :',
+    verify:
+      'Vérifiez ce certificat à l’adresse ci-dessous ou avec la clé publique de la galerie\u00a0:',
     statement: (artist: string) =>
       `La galerie certifie que l’œuvre décrite ci-dessous est une œuvre authentique de ${artist}.`,
     replaces: (serial: string) => `Remplace le certificat ${serial}.`,

@@ -232,7 +232,7 @@ export async function renderCertificatePdf(
             `${step.event === 'sale' ? T.sale : T.transfer} : ${longDate(step.date, locale)}`,
         )
         .map((s) => (locale === 'en' ? s.replace(' : ', ': ') : s.replace(' : ', '\u00a0: ')))
-        .join(' ; '),
+        .join(locale === 'fr' ? '\u00a0; ' : '; '),
     ]);
   const LABEL_WIDTH = 128;
   const VALUE_X = MARGIN + LABEL_WIDTH;
@@ -271,8 +271,9 @@ export async function renderCertificatePdf(
         page.drawRectangle({
           x: MARGIN + col * cell,
           y: MARGIN + QR_SIZE - (row + 1) * cell,
-          width: cell,
-          height: cell,
+          // A hair wider than the cell, so neighbouring modules leave no seam for a reader.
+          width: cell + 0.05,
+          height: cell + 0.05,
           color: INK,
         });
   const FOOT_X = MARGIN + QR_SIZE + 18;
