@@ -9,12 +9,16 @@
 //
 // In the `owner` project (playwright.config.ts): its shop is the one whose sales are the owner's
 // to count, and the works it adds are published there, away from the storefront's baselines.
-import { devices, expect, type Browser } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { devices, expect, type APIRequestContext, type Browser } from '@playwright/test';
 import { renderComposition } from '../../api/media/compose.ts';
+import { until } from '../helpers/wait.ts';
 import type { OrderDetail, OrderList } from '../../src/schemas/admin-orders.ts';
 import { E2E_ADMIN, useOwner } from './admin.ts';
 import { hydrated, preparePage, test } from './helpers.ts';
 import { expectPdfPages, renderPdf, type PdfMask } from './pdf-render.ts';
+import { mailDir } from './shops.ts';
 
 const ownerOf = useOwner();
 
@@ -214,9 +218,71 @@ async function orderDetail(id: string): Promise<OrderDetail> {
   return ((await response.json()) as { order: OrderDetail }).order;
 }
 
-/** An invoice or credit note as a PDF. */
-async function invoicePdf(orderId: string, kind: 'invoice' | 'credit_note'): Promise<Buffer> {
-  const response = await ownerOf().get(`/api/admin/orders/${orderId}/invoice?kind=${kind}`);
+/** A mail as its reader gets it: its text and its PDF attachments. */
+interface Mail {
+  text: string;
+  pdfs: Buffer[];
+}
+
+function decodePart(body: string, encoding: string): Buffer {
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64');
+  if (encoding !== 'quoted-printable') return Buffer.from(body, 'utf8');
+  const joined = body.replace(/=\r?\n/g, '');
+  return Buffer.from(
+    joined.replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  );
+}
+
+/** Walks a MIME message (multipart/mixed with its alternative and attachments) into a Mail. */
+function readMail(raw: string, into: Mail = { text: '', pdfs: [] }): Mail {
+  const at = raw.search(/\r?\n\r?\n/);
+  const headers = (at < 0 ? raw : raw.slice(0, at)).replace(/\r?\n[ \t]+/g, ' ');
+  const body = at < 0 ? '' : raw.slice(at).replace(/^\r?\n\r?\n/, '');
+  const header = (name: string) =>
+    new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(headers)?.[1]?.trim() ?? '';
+  const type = header('content-type').toLowerCase() || 'text/plain';
+  const boundary = /boundary="?([^";]+)"?/i.exec(header('content-type'))?.[1];
+  if (boundary) {
+    for (const part of body.split(`--${boundary}`).slice(1)) {
+      if (part.startsWith('--')) break;
+      readMail(part.replace(/^\r?\n/, ''), into);
+    }
+    return into;
+  }
+  const content = decodePart(body, header('content-transfer-encoding').toLowerCase());
+  if (type.startsWith('application/pdf')) into.pdfs.push(content);
+  else if (type.startsWith('text/plain')) into.text += content.toString('utf8');
+  return into;
+}
+
+/** The mail to `address` about `orderNumber` whose text says `marker`, waited for. */
+async function mailWith(address: string, orderNumber: string, marker: string): Promise<Mail> {
+  const dir = mailDir();
+  return until(`the mail to ${address} about ${orderNumber} with “${marker}”`, () => {
+    if (!fs.existsSync(dir)) return null;
+    for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.eml'))) {
+      const raw = fs.readFileSync(path.join(dir, file), 'latin1');
+      if (!raw.includes(address)) continue;
+      const mail = readMail(Buffer.from(raw, 'latin1').toString('utf8'));
+      if (mail.text.includes(orderNumber) && mail.text.includes(marker)) return mail;
+    }
+    return null;
+  });
+}
+
+/** The links of a mail's text to a document that opens without an account, as paths. */
+function documentLinks(mail: Mail, kind: 'invoice' | 'certificate'): string[] {
+  const pattern =
+    kind === 'invoice'
+      ? /https?:\/\/[^\s/]+(\/api\/invoices\/[0-9a-f-]{36}\?sig=[\w-]+)/g
+      : /https?:\/\/[^\s/]+(\/api\/certificates\/[\w-]+\/pdf\?token=[\w-]+)/g;
+  return [...new Set([...mail.text.matchAll(pattern)].map((m) => m[1]!))];
+}
+
+/** A document's PDF through a mail's link, by someone with no account and no session. */
+async function download(request: APIRequestContext, link: string): Promise<Buffer> {
+  const response = await request.get(link);
   expect(response.status(), await response.text()).toBe(200);
   expect(response.headers()['content-type']).toBe('application/pdf');
   return response.body();
@@ -235,25 +301,142 @@ async function cancelAndRefund(orderId: string): Promise<void> {
   expect(response.status(), await response.text()).toBe(200);
 }
 
+/** On a certificate, besides the dates: its serial (also in its address), the gallery's key, the
+ * signature, and the QR code of its public page (api/certificates/pdf.ts: 96 pt at the 56 pt margin, 3 pt more each side). */
+const CERTIFICATE_MASKS: PdfMask[] = [
+  { text: DATE, width: 110 },
+  { text: /GAL-[A-Z0-9]{4,}/, width: 200 },
+  { text: /https?:\/\/\S+/, width: 300 },
+  { text: /\bgal-[0-9a-f]{8,}/, width: 120 },
+  // The signature in short form: its start…its end.
+  { text: /^[\w-]{8,}…[\w-]{4,}$/, width: 200 },
+  { rect: [53, 53, 102, 102] },
+];
+
+/** What each mail says, in the buyer's language (api/mail/links.ts: one wording per link). */
+const MAIL = {
+  fr: {
+    invoice: 'Télécharger la facture (PDF)',
+    creditNote: 'Télécharger l’avoir (PDF)',
+    certificate: 'Télécharger le certificat (PDF)',
+  },
+  en: {
+    invoice: 'Download the invoice (PDF)',
+    creditNote: 'Download the credit note (PDF)',
+    certificate: 'Download the certificate (PDF)',
+  },
+} as const;
+
+/** What the documents say, read back from their text, in the buyer's language only. */
+const SAYS = {
+  fr: {
+    invoice: [
+      'FACTURE',
+      'Estuaire à marée haute',
+      // Décret n° 81-255: nature, technique, dimensions, year.
+      'Œuvre originale, pièce unique',
+      'Huile et cire froide sur toile de lin · 100 x 81 cm · 2025',
+      'Tirage n° 1/30',
+      'TVA non applicable, art. 293 B du CGI',
+      'SIRET : 91234567800017',
+      'Total  2 580,00 €',
+    ],
+    creditNote: ['AVOIR', 'Motif : annulation de la commande', 'Total de l’avoir  -2 580,00 €'],
+    refersTo: (invoice: string) => `se rapporte à la facture ${invoice} du `,
+    certificate: ['Certificat d’authenticité', 'Estuaire à marée haute', 'Artiste  Sasha Kovač'],
+    original: 'Nature  Œuvre originale',
+    print: 'Nature  Tirage d’art, exemplaire n° 1/30',
+    publicPage: /\/certificat\/GAL-[A-Z0-9]+/,
+    other: /\b(Invoice|Credit note|Certificate|Total amount|Paid on)\b/,
+  },
+  en: {
+    invoice: [
+      'INVOICE',
+      'Estuary at High Tide',
+      'Original work, unique piece',
+      'Oil and cold wax on linen · 100 x 81 cm · 2025',
+      'Print no. 1/30',
+      'VAT not applicable, article 293 B of the French tax code (CGI)',
+      'SIRET: 91234567800017',
+      'Total  €2,580.00',
+    ],
+    creditNote: ['CREDIT NOTE', 'Reason: order cancelled', 'Credit note total  -€2,580.00'],
+    refersTo: (invoice: string) => `refers to invoice ${invoice} of `,
+    certificate: ['Certificate of authenticity', 'Estuary at High Tide', 'Artist  Sasha Kovač'],
+    original: 'Nature  Original work',
+    print: 'Nature  Fine-art print, copy no. 1/30',
+    publicPage: /\/en\/certificate\/GAL-[A-Z0-9]+/,
+    other: /\b(Facture|Avoir|Certificat|Désignation)\b|Payée le|Œuvre originale/,
+  },
+} as const;
+
 for (const locale of ['fr', 'en'] as const) {
-  test(`the paperwork of a sale, in ${locale === 'fr' ? 'French' : 'English'}: invoice and credit note`, async ({
+  test(`the paperwork of a sale, in ${locale === 'fr' ? 'French' : 'English'}: invoice, certificates, credit note`, async ({
     page,
     browser,
     baseURL,
+    playwright,
   }) => {
+    const buyer = BUYERS[locale];
+    const words = MAIL[locale];
+    const says = SAYS[locale];
     await stateLegalIdentity();
     const works = await addWorks();
     const order = await buy(browser, baseURL!, locale, works);
+    // Whoever holds the mail: no account, no session.
+    const anyone = await playwright.request.newContext({ baseURL: baseURL! });
 
-    const invoice = await renderPdf(page, await invoicePdf(order.id, 'invoice'), { masks: MASKS });
-    console.log(invoice.text.join('\n----\n'));
+    // The order confirmation: the invoice attached, the same as its link gives.
+    const confirmation = await mailWith(buyer.email, order.number, words.invoice);
+    const [invoiceLink, ...more] = documentLinks(confirmation, 'invoice');
+    expect(more).toEqual([]);
+    const invoiceBytes = await download(anyone, invoiceLink!);
+    expect(confirmation.pdfs.map((pdf) => pdf.equals(invoiceBytes))).toEqual([true]);
+    const invoice = await renderPdf(page, invoiceBytes, { masks: MASKS });
+    const invoiceText = invoice.text.join('\n');
+    for (const line of says.invoice) expect(invoiceText).toContain(line);
+    expect(invoiceText).toContain(buyer.name);
+    expect(invoiceText).toContain(order.number);
+    expect(invoiceText).not.toMatch(says.other);
+    expect(invoiceText).not.toMatch(/non renseigné|not provided/);
+    const invoiceNumber = /\b(F-[\d-]+)\b/.exec(invoiceText)![1]!;
     await expectPdfPages(`invoice-${locale}`, invoice, 1);
 
+    // One certificate for the original, one for the numbered print, each by its own link.
+    expect(confirmation.text).toContain(words.certificate);
+    const certificateLinks = documentLinks(confirmation, 'certificate');
+    expect(certificateLinks).toHaveLength(2);
+    const kinds: string[] = [];
+    for (const link of certificateLinks) {
+      const certificate = await renderPdf(page, await download(anyone, link), {
+        masks: CERTIFICATE_MASKS,
+      });
+      const text = certificate.text.join('\n');
+      for (const line of says.certificate) expect(text).toContain(line);
+      expect(text).toMatch(says.publicPage);
+      expect(text).not.toMatch(says.other);
+      // The certificate follows the work from owner to owner: it names none of them.
+      expect(text).not.toContain(buyer.name);
+      expect(text).not.toContain(buyer.email);
+      const kind = text.includes(says.print) ? 'print' : 'original';
+      if (kind === 'original') expect(text).toContain(says.original);
+      kinds.push(kind);
+      await expectPdfPages(`certificate-${kind}-${locale}`, certificate, 1);
+    }
+    expect(kinds.sort()).toEqual(['original', 'print']);
+
+    // The owner cancels and refunds: the buyer's mail brings the credit note, attached and linked.
     await cancelAndRefund(order.id);
-    const creditNote = await renderPdf(page, await invoicePdf(order.id, 'credit_note'), {
-      masks: MASKS,
-    });
-    console.log(creditNote.text.join('\n----\n'));
+    const cancellation = await mailWith(buyer.email, order.number, words.creditNote);
+    const [creditNoteLink] = documentLinks(cancellation, 'invoice');
+    const creditNoteBytes = await download(anyone, creditNoteLink!);
+    expect(cancellation.pdfs.map((pdf) => pdf.equals(creditNoteBytes))).toEqual([true]);
+    const creditNote = await renderPdf(page, creditNoteBytes, { masks: MASKS });
+    const creditNoteText = creditNote.text.join('\n');
+    for (const line of says.creditNote) expect(creditNoteText).toContain(line);
+    expect(creditNoteText).toContain(says.refersTo(invoiceNumber));
+    expect(creditNoteText).not.toMatch(says.other);
     await expectPdfPages(`credit-note-${locale}`, creditNote, 1);
+    await anyone.dispose();
   });
 }
