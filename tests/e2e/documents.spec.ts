@@ -1,11 +1,16 @@
 // The paperwork of a sale as the buyer receives it (issue 26): a collector buys an original and a
 // numbered print of it through the real checkout and the payment emulator, in French, another in
-// English; each gets their invoice, then the owner cancels the order and refunds it, and the
-// credit note follows. Every PDF is drawn by pdf.js in Chromium (tests/e2e/pdf-render.ts) and
-// compared with its baseline — what a person would see, in each language — and its text is read
-// back. What changes from run to run is masked: the numbers taken from the shop's sequences
-// (invoice, credit note, order), the dates. The works are the owner's, made for each run with the
-// same titles, photo and prices, so their edition numbers start at 1 every time.
+// English. The order confirmation mail brings the invoice (attached, and by a signed link) and one
+// certificate link per work; the owner then cancels and refunds, and the cancellation mail brings
+// the credit note (attached, and linked). Every link is opened with no account and no session.
+// Every PDF is drawn by pdf.js in Chromium (tests/e2e/pdf-render.ts) and compared with its
+// baseline — what a person would see, in each language — and its text is read back: the
+// décret 81-255 description, the VAT mention, the language, no buyer on a certificate. What changes
+// from run to run is masked: the numbers of the shop's sequences (invoice, credit note, order),
+// the dates, a certificate's serial, address, key, signature and QR code. The works are the
+// owner's, made for each run with the same titles, photo and prices, so their edition numbers
+// start at 1 every time. Baselines: `--update-snapshots=all -g "<French|English>"`, then look at
+// them.
 //
 // In the `owner` project (playwright.config.ts): its shop is the one whose sales are the owner's
 // to count, and the works it adds are published there, away from the storefront's baselines.
