@@ -36,6 +36,10 @@ const LEGAL_IDENTITY = {
   siret: '91234567800017',
   // A painter under the franchise en base: "TVA non applicable, art. 293 B du CGI".
   vat_regime: 'franchise',
+  vat_rate_bp: 0,
+  // Whatever another spec of the shop left here would print on the documents (admin-settings.spec
+  // states a VAT rate).
+  vat_mention: '',
 };
 
 const WORK = {
