@@ -77,7 +77,7 @@ test('an enquiry sent from a work page reaches the mailbox, the dashboard and Me
   // The gallery's mailbox: the work named as the database has it, the reply going to the sender.
   await expect.poll(async () => (await mailsWith(sender.email)).length).toBe(1);
   const [mail] = await mailsWith(sender.email);
-  expect(mail!.text).toContain(`Œuvre : ${WORK.title}`);
+  expect(mail!.text).toContain(`Œuvre\u00a0: ${WORK.title}`);
   expect(mail!.text).toContain('L’original est-il encadré ? Merci.');
 
   // The dashboard counts it and leads to the unread messages.
