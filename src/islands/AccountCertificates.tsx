@@ -45,12 +45,13 @@ function TransferForm(props: {
       locale: fieldValue(form, 'locale') === 'en' ? 'en' : 'fr',
     };
     const parsed = certificateTransferSchema.safeParse(input);
+    // A new attempt clears the last attempt's failure, whatever stops this one.
+    setError('');
     if (!parsed.success) {
       setFieldError(t('certificates.error.email'));
       return;
     }
     setBusy(true);
-    setError('');
     const result = await sendJson<{ email: string; expiresAt: string }>(
       '/api/certificates/transfer',
       parsed.data,
