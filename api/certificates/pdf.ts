@@ -12,6 +12,7 @@ import qrcode from 'qrcode-generator';
 import sharp from 'sharp';
 import type { Executor } from '../db/index.ts';
 import type { MediaStorage } from '../media/storage.ts';
+import { clean, wrap } from '../invoices/pdf.ts';
 import { CERTIFICATE_TEXT, longDate, natureText, type CertificateContent } from './content.ts';
 
 /** The name of the attached signed content, which the verify command reads. */
@@ -62,31 +63,6 @@ const RIGHT = A4[0] - MARGIN;
 const INK = rgb(0.11, 0.105, 0.1);
 const GREY = rgb(0.38, 0.37, 0.35);
 const RULE = rgb(0.8, 0.79, 0.77);
-
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-const clean = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
-
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of clean(text).split(/ +/)) {
-    const candidate = line ? `${line} ${word}` : word;
-    if (font.widthOfTextAtSize(candidate, size) <= width) {
-      line = candidate;
-      continue;
-    }
-    if (line) lines.push(line);
-    line = word;
-    while (font.widthOfTextAtSize(line, size) > width && line.length > 1) {
-      let cut = line.length - 1;
-      while (cut > 1 && font.widthOfTextAtSize(line.slice(0, cut), size) > width) cut--;
-      lines.push(line.slice(0, cut));
-      line = line.slice(cut);
-    }
-  }
-  if (line) lines.push(line);
-  return lines.length ? lines : [''];
-}
 
 /** The signature as printed: its start and end, enough to compare with the attached one. */
 export function shortSignature(signature: string): string {

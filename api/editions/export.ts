@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { clean } from '../invoices/pdf.ts';
 import type {
   EditionEntry,
   EditionEntryState,
@@ -138,9 +139,6 @@ const BOTTOM = 50;
 const INK = rgb(0.11, 0.105, 0.1);
 const GREY = rgb(0.38, 0.37, 0.35);
 const RULE = rgb(0.8, 0.79, 0.77);
-
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-const clean = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
 
 /** The text cut to `width`, with an ellipsis when it did not fit. */
 function fit(text: string, font: PDFFont, size: number, width: number): string {

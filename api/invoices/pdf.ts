@@ -223,10 +223,10 @@ export function lineDescription(line: InvoiceLine, locale: InvoiceLocale): strin
 
 /** One line of text: no control characters (a name typed with a tab or a newline). */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
-const clean = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+export const clean = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
 
 /** Words fitted to `width`; a word longer than the width is cut. */
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+export function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of clean(text).split(/ +/)) {
