@@ -332,7 +332,7 @@ test('two buyers pay; the owner finds, filters, ships, cancels and exports their
     .click();
   const detail = page.getByRole('dialog', { name: `Commande ${zoe.number}` });
   await expect(detail).toBeVisible();
-  await expect(detail.getByText(ZOE.email)).toBeVisible();
+  await expect(detail.getByRole('link', { name: ZOE.email })).toBeVisible();
   await expect(detail.getByText('+351 912 345 678')).toBeVisible();
   await expect(detail.getByText('Rua da Rosa 40')).toBeVisible();
   await expect(detail.getByText('Portugal')).toBeVisible();
