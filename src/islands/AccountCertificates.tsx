@@ -96,7 +96,7 @@ function TransferForm(props: {
             id={`${formId}-locale`}
             name="locale"
             defaultValue={locale}
-            className="mt-1 block min-h-12 w-full rounded border border-black/30 bg-white px-3"
+            className="mt-1 block min-h-12 w-full rounded border border-field bg-white px-3"
           >
             <option value="fr" lang="fr">
               Français
@@ -143,7 +143,9 @@ export default function AccountCertificates({ locale, messages, initial }: Props
             <p className="text-black/70">{c.nature}</p>
             <p className="mt-1 text-sm text-black/70">
               {t('account.certificates.issued', { date: formatDate(locale, c.issuedAt) })} ·{' '}
-              <span className="font-mono break-all">{c.serial}</span>
+              <span className="font-mono break-all" data-certificate-serial>
+                {c.serial}
+              </span>
             </p>
             <p className="mt-3 flex flex-wrap gap-x-6 gap-y-2">
               <a
