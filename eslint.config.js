@@ -4,6 +4,7 @@ import js from '@eslint/js';
 import astro from 'eslint-plugin-astro';
 import boundaries from 'eslint-plugin-boundaries';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 // The layer map (ARCHITECTURE "Layers, one direction each", CONVENTIONS 20, docs/decisions/034).
@@ -157,5 +158,15 @@ export default tseslint.config(
     files: ['**/*.astro/*.ts', '**/*.astro/*.js', ...BROWSER.map((folder) => `${folder}/**`)],
     ignores: TESTS,
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // React's rules of hooks and exhaustive dependencies on every island (issue 27: stale
+    // closures went unchecked).
+    files: ['src/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
   },
 );

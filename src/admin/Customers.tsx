@@ -20,7 +20,7 @@ import { formatMoney } from '../domain/money.ts';
 import { adminCall, frenchDate } from './api.ts';
 import CustomerDetail from './customers/CustomerDetail.tsx';
 import { searchOf, sortedBy } from './customers/query.ts';
-import { BUTTON, Banners, translator, type Banner, type Texts } from './settings/kit.tsx';
+import { BUTTON, Banners, translator, type Banner, type Texts } from './ui/kit.tsx';
 
 interface Props {
   query: CustomerListQuery;

@@ -11,7 +11,7 @@ import type {
   ReturnedDecision,
 } from '../schemas/admin-editions.ts';
 import { adminCall, announceChange } from './api.ts';
-import { BUTTON, Banners, translator, type Banner, type Texts } from './settings/kit.tsx';
+import { BUTTON, Banners, translator, type Banner, type Texts } from './ui/kit.tsx';
 
 interface Props {
   editions: EditionSummary[];

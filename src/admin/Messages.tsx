@@ -12,7 +12,7 @@ import {
   type MessageListQuery,
 } from '../schemas/admin-messages.ts';
 import { adminCall } from './api.ts';
-import { BUTTON, Banners, translator, type Banner, type Texts } from './settings/kit.tsx';
+import { BUTTON, Banners, translator, type Banner, type Texts } from './ui/kit.tsx';
 
 interface Props {
   query: MessageListQuery;

@@ -30,7 +30,7 @@ import DetailDialog, { invoiceHref } from './orders/DetailDialog.tsx';
 import ShipDialog, { type Shipment } from './orders/ShipDialog.tsx';
 import { PaymentBadge, WithdrawalBadge } from './orders/badges.tsx';
 import { defaultDir, searchOf } from './orders/query.ts';
-import { BUTTON, Banners, translator, type Banner, type Texts } from './settings/kit.tsx';
+import { BUTTON, Banners, translator, type Banner, type Texts } from './ui/kit.tsx';
 
 interface Props {
   query: OrderListQuery;

@@ -5,7 +5,7 @@
 // and inviting ask for a re-authentication, which adminCall's dialog handles.
 import { useState, type FormEvent } from 'react';
 import { adminCall, frenchDate } from './api.ts';
-import { Banners, BUTTON, INPUT, PRIMARY, translator, type Banner } from './settings/kit.tsx';
+import { Banners, BUTTON, INPUT, PRIMARY, translator, type Banner } from './ui/kit.tsx';
 import type { SecondFactorStatusView, TotpSetupView } from '../schemas/second-factor.ts';
 
 interface Props {

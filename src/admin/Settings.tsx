@@ -12,10 +12,10 @@ import {
 } from '../schemas/settings.ts';
 import { adminCall, announceChange } from './api.ts';
 import CommerceTab from './settings/CommerceTab.tsx';
-import ConfirmDialog from './settings/ConfirmDialog.tsx';
+import ConfirmDialog from './ui/ConfirmDialog.tsx';
 import { checkPatch, differs, draftOf, patchOf, type Drafts } from './settings/drafts.ts';
 import GeneralTab from './settings/GeneralTab.tsx';
-import { BUTTON, fieldId, SaveBar, translator, type Banner, type Texts } from './settings/kit.tsx';
+import { BUTTON, fieldId, SaveBar, translator, type Banner, type Texts } from './ui/kit.tsx';
 import PromotionsTab from './settings/PromotionsTab.tsx';
 
 interface Props {

@@ -63,12 +63,7 @@ async function send<T>(method: string, url: string, body?: unknown): Promise<Adm
   }
 }
 
-/** Tells the shell something changed: it shows the publish status at once. */
-export function announceChange(): void {
-  window.dispatchEvent(new Event('admin:changed'));
-}
+/** Tells the publish pill something changed (kept for screens not yet on the query cache). */
+export { nudgePublish as announceChange } from './publish-store.ts';
 
-export const frenchDate = (iso: string) =>
-  new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeStyle: 'short' }).format(
-    new Date(iso),
-  );
+export { frenchDate } from './ui/format.ts';

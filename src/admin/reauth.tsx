@@ -6,9 +6,9 @@
 // (src/layouts/AdminLayout.astro, `data-reauth-texts`).
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { createRoot } from 'react-dom/client';
-import Modal from './Modal.tsx';
+import Modal from './ui/Modal.tsx';
 import { adminCall } from './api.ts';
-import { INPUT, PRIMARY, BUTTON } from './settings/kit.tsx';
+import { INPUT, PRIMARY, BUTTON } from './ui/kit.tsx';
 import type { ReauthMethod } from '../schemas/second-factor.ts';
 
 type Texts = Record<string, string>;

@@ -10,3 +10,13 @@ export function pickMessages(locale: Locale, prefixes: readonly string[]): Recor
   // Templates stay raw ({title}, {count}…): the island fills them.
   return Object.fromEntries(keys.map((key) => [key, t(locale, key, {})]));
 }
+
+/** A back-office screen's French texts with their prefix taken off (`admin.orders.title` → `title`). */
+export function adminTexts(prefix: `admin.${string}.`): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(pickMessages('fr', [prefix])).map(([key, value]) => [
+      key.slice(prefix.length),
+      value,
+    ]),
+  );
+}

@@ -15,9 +15,9 @@ import {
 import { FULFILMENT_LABELS, paymentLabel } from '../../domain/order-status.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { adminCall, frenchDate } from '../api.ts';
-import ConfirmDialog from '../settings/ConfirmDialog.tsx';
-import { BUTTON, INPUT, rich, type Translate } from '../settings/kit.tsx';
-import Modal from '../Modal.tsx';
+import ConfirmDialog from '../ui/ConfirmDialog.tsx';
+import { BUTTON, INPUT, rich, type Translate } from '../ui/kit.tsx';
+import Modal from '../ui/Modal.tsx';
 
 interface Props {
   email: string;

@@ -6,8 +6,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { OrderDetail, OrderRow } from '../../schemas/admin-orders.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { adminCall } from '../api.ts';
-import { BUTTON, rich, type Translate } from '../settings/kit.tsx';
-import Modal from '../Modal.tsx';
+import { BUTTON, rich, type Translate } from '../ui/kit.tsx';
+import Modal from '../ui/Modal.tsx';
 
 export interface CancelChoices {
   refund?: boolean;

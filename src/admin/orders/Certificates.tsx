@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { AdminCertificate } from '../../schemas/certificates.ts';
 import { adminCall, frenchDate } from '../api.ts';
-import type { Translate } from '../settings/kit.tsx';
+import type { Translate } from '../ui/kit.tsx';
 
 const BUTTON =
   'inline-flex min-h-11 items-center rounded border border-black/20 bg-white px-3 text-sm hover:bg-black/5';

@@ -7,8 +7,8 @@ import type { OrderDetail } from '../../schemas/admin-orders.ts';
 import { FULFILMENT_LABELS } from '../../domain/order-status.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { adminCall, frenchDate } from '../api.ts';
-import { rich, type Translate } from '../settings/kit.tsx';
-import Modal from '../Modal.tsx';
+import { rich, type Translate } from '../ui/kit.tsx';
+import Modal from '../ui/Modal.tsx';
 import { PaymentBadge, shortSession, WithdrawalBadge } from './badges.tsx';
 import Certificates from './Certificates.tsx';
 

@@ -3,8 +3,8 @@
 import { useRef, useState } from 'react';
 import { CARRIERS } from '../../domain/carriers.ts';
 import { CARRIER_MAX, TRACKING_MAX, type OrderRow } from '../../schemas/admin-orders.ts';
-import ConfirmDialog from '../settings/ConfirmDialog.tsx';
-import { INPUT, type Translate } from '../settings/kit.tsx';
+import ConfirmDialog from '../ui/ConfirmDialog.tsx';
+import { INPUT, type Translate } from '../ui/kit.tsx';
 
 export interface Shipment {
   carrier: string;

@@ -7,7 +7,7 @@ import { CURRENCIES } from '../../domain/currencies.ts';
 import { formatWholeMoney } from '../../domain/money.ts';
 import type { PaymentState, SiteSettings } from '../../schemas/settings.ts';
 import type { CommerceDraft } from './drafts.ts';
-import { Field, INPUT, rich, type Translate } from './kit.tsx';
+import { Field, INPUT, rich, type Translate } from '../ui/kit.tsx';
 import ShippingNotesFieldset from './ShippingNotesFieldset.tsx';
 
 interface Props {

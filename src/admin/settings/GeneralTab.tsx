@@ -3,9 +3,9 @@
 // what visitors will see — and the seller's legal identity for invoices and the legal pages.
 import { useRef, useState, type ReactNode } from 'react';
 import type { SiteSettings } from '../../schemas/settings.ts';
-import ConfirmDialog from './ConfirmDialog.tsx';
+import ConfirmDialog from '../ui/ConfirmDialog.tsx';
 import type { GeneralDraft } from './drafts.ts';
-import { Field, INPUT, type Translate } from './kit.tsx';
+import { Field, INPUT, type Translate } from '../ui/kit.tsx';
 
 interface Props {
   t: Translate;

@@ -4,7 +4,7 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { PROMO_DEFAULT_DISCOUNT, type SiteSettings } from '../../schemas/settings.ts';
 import { newPromoCode, type PromotionsDraft } from './drafts.ts';
-import { BUTTON, Field, INPUT, type Translate } from './kit.tsx';
+import { BUTTON, Field, INPUT, type Translate } from '../ui/kit.tsx';
 
 interface Props {
   t: Translate;

@@ -3,7 +3,7 @@
 // class, in both languages, the classes bounded by the longest side in centimetres.
 import { SIZE_CLASSES } from '../../domain/shipping-note.ts';
 import type { CommerceDraft } from './drafts.ts';
-import { Field, INPUT, type Translate } from './kit.tsx';
+import { Field, INPUT, type Translate } from '../ui/kit.tsx';
 
 interface Props {
   t: Translate;

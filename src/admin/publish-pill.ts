@@ -1,12 +1,13 @@
-// The admin shell's script: the small-screen menu, logout after confirmation, and the publish
-// status ('Site à jour' / 'Publication en cours…' / the failure), asked again every few seconds
-// while a publish is queued or running.
+// The publish pill in the back office's header: 'Site à jour' / 'Publication en cours…' / the
+// failure, asked again every few seconds while a publish is queued or running, and at once when a
+// screen announces a change (./publish-store.ts).
+import { publishNudge } from './publish-store.ts';
+
 interface Texts {
   idle: string;
   queued: string;
   building: string;
   failed: string;
-  confirm: string;
 }
 
 interface PublishStatus {
@@ -14,26 +15,10 @@ interface PublishStatus {
   lastError: string | null;
 }
 
-export function startShell(): void {
-  const menu = document.querySelector<HTMLButtonElement>('[data-admin-menu]');
-  const nav = document.getElementById('admin-nav');
-  menu?.addEventListener('click', () => {
-    const open = menu.getAttribute('aria-expanded') !== 'true';
-    menu.setAttribute('aria-expanded', String(open));
-    nav?.classList.toggle('hidden', !open);
-  });
-
+export function startPublishPill(): void {
   const status = document.querySelector<HTMLElement>('[data-publish-status]');
-  const texts = JSON.parse(status?.dataset['texts'] ?? '{}') as Texts;
-
-  document.querySelector('[data-admin-logout]')?.addEventListener('click', () => {
-    if (!window.confirm(texts.confirm)) return;
-    void fetch('/api/auth/logout', { method: 'POST', credentials: 'same-origin' }).finally(() =>
-      window.location.assign('/admin/login'),
-    );
-  });
-
   if (!status) return;
+  const texts = JSON.parse(status.dataset['texts'] ?? '{}') as Texts;
   let timer: number | undefined;
   const show = (value: PublishStatus) => {
     status.dataset['state'] = value.state;
@@ -60,6 +45,6 @@ export function startShell(): void {
     }
   };
   void refresh();
-  // A screen that changed something asks for a fresh status at once.
-  window.addEventListener('admin:changed', () => void refresh());
+  // A screen that changed something asks for a fresh status at once (listen() skips the current value).
+  publishNudge.listen(() => void refresh());
 }

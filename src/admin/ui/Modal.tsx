@@ -47,7 +47,8 @@ export default function Modal({
       if (opener?.isConnected) opener.focus();
       else if (opener?.id) document.getElementById(opener.id)?.focus();
     };
-  }, []);
+    // A ref object: the same for the dialog's whole life, so this runs once, at opening.
+  }, [handle]);
 
   return (
     <dialog

@@ -48,7 +48,8 @@ export default function ConfirmDialog({
       if (element.open) element.close();
       opener?.focus();
     };
-  }, []);
+    // A ref object: the same for the dialog's whole life, so this runs once, at opening.
+  }, [returnFocus]);
 
   return (
     <dialog

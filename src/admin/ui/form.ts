@@ -1,0 +1,40 @@
+// Forms of the back office on react-hook-form with the kernel's zod schemas as resolver (issue 27,
+// CONVENTIONS 19): `useAdminForm(schema, defaults)` and, when the server refuses, its field errors
+// set on their fields with `applyServerErrors` (the rest goes to the form's banner).
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  useForm,
+  type FieldValues,
+  type Path,
+  type UseFormProps,
+  type UseFormReturn,
+} from 'react-hook-form';
+import type { z } from 'zod';
+import { errorFields, errorMessage } from '../query.tsx';
+
+export function useAdminForm<S extends z.ZodType<FieldValues, FieldValues>>(
+  schema: S,
+  options: Omit<UseFormProps<z.input<S>, unknown, z.output<S>>, 'resolver'> = {},
+): UseFormReturn<z.input<S>, unknown, z.output<S>> {
+  return useForm<z.input<S>, unknown, z.output<S>>({
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    ...options,
+    resolver: zodResolver(schema as never) as never,
+  });
+}
+
+/**
+ * Puts the server's field errors on their fields (focusing the first) and returns the message for
+ * the banner when the error named no field of this form.
+ */
+export function applyServerErrors<T extends FieldValues>(
+  form: UseFormReturn<T, unknown, unknown>,
+  error: unknown,
+): string | null {
+  const fields = Object.entries(errorFields(error));
+  fields.forEach(([name, message], index) =>
+    form.setError(name as Path<T>, { type: 'server', message }, { shouldFocus: index === 0 }),
+  );
+  return fields.length > 0 ? null : errorMessage(error);
+}
