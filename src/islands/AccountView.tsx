@@ -109,6 +109,7 @@ export default function AccountView(props: Props) {
     const timer = setTimeout(() => void reload(), RELOAD_DELAY_MS);
     return () => clearTimeout(timer);
     // Runs once: the server's data and the page's query are fixed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a mount-only effect, said above
   }, []);
 
   async function logout() {

@@ -185,6 +185,8 @@ export default function CheckoutForm(props: Props) {
     };
     window.addEventListener('pageshow', onShow);
     return () => window.removeEventListener('pageshow', onShow);
+    // Once, at hydration: the server's count is the page's, fixed for its life.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a mount-only effect, said above
   }, []);
 
   useEffect(() => {

@@ -34,7 +34,7 @@ export default function SecondFactorForm({ id, locale, messages, onDone, onResta
   useEffect(() => {
     const field = formRef.current?.elements.namedItem('code');
     if (field instanceof HTMLElement) field.focus();
-  }, []);
+  }, [formRef]);
   if (state === 'expired')
     return (
       <div className="space-y-4">

@@ -101,6 +101,7 @@ export default function SuccessStatus({ locale, sessionId, messages, links }: Pr
       clearTimeout(timer);
     };
     // Runs once per session id (the texts are fixed for the page).
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per session id, said above
   }, [sessionId]);
 
   // The heading changes with the state: focus follows it so screen readers read the outcome.
