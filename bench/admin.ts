@@ -56,6 +56,11 @@ const SCREENS = [
   '/admin/orders',
   '/admin/analytics',
   '/admin/settings',
+  // Issue 27: every screen, now that each carries TanStack Query and react-hook-form.
+  '/admin/customers',
+  '/admin/messages',
+  '/admin/editions',
+  '/admin/security',
 ];
 const PUBLIC = [
   '/',
