@@ -9,7 +9,9 @@
 // too. Orders and amounts count sales only (api/orders/sales.ts: paid, not cancelled, net of
 // refunds); the history shows every paid or refunded order. The table customer_summaries holds
 // that fold, kept by the database's own triggers (migration 20261123_0700), so a page reads 20 000
-// rows at most instead of folding 100 000 orders.
+// rows at most instead of folding 100 000 orders. Beside the sales each row says how many paid
+// orders were refunded or cancelled since (issue 27 §6): a refunded buyer reads 'Commandes 0
+// (1 remboursée)' next to her 'Dernière commande', not a bare 0 that the date seems to contradict.
 import { createHash, randomBytes } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 import type { CustomerRow, CustomerSort } from '../../src/schemas/admin-orders.ts';
@@ -34,7 +36,7 @@ import { clearAccountThrottle } from '../accounts/throttle.ts';
 import { timeOf, type Clock } from '../clock.ts';
 import type { Database, Executor } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
-import { parisDay, parisMidnight } from '../orders/sales.ts';
+import { isSale, parisDay, parisMidnight } from '../orders/sales.ts';
 import { liveSettings } from '../settings/index.ts';
 import { audit, type Actor } from './audit.ts';
 import { openOrders, runScheduledErasures } from './erasure.ts';
@@ -93,7 +95,29 @@ interface SummaryRow {
 const SUMMARY = sql`key, email, name, user_id, registered_at, last_sign_in_at, orders,
   spent_cents, first_order_at, last_order_at`;
 
-function row(r: SummaryRow): CustomerRow {
+type Uncounted = Pick<CustomerRow, 'refunded' | 'cancelled'>;
+
+/**
+ * The paid orders of these customers that are not sales: refunded, or cancelled with the refund
+ * still to make. A page's ten addresses through the orders' (lower(customer_email)) index.
+ */
+async function uncountedOrders(db: Executor, keys: string[]): Promise<Map<string, Uncounted>> {
+  if (keys.length === 0) return new Map();
+  const { rows } = await sql<{ key: string; refunded: string | number; cancelled: string | number }>`
+    SELECT lower(o.customer_email) AS key,
+           count(*) FILTER (WHERE o.payment_status = ${Payment.refunded}) AS refunded,
+           count(*) FILTER (WHERE o.payment_status = ${Payment.paid} AND NOT ${isSale('o')}) AS cancelled
+    FROM orders o
+    WHERE lower(o.customer_email) IN (${sql.join(keys)})
+      AND o.payment_status IN (${Payment.paid}, ${Payment.refunded})
+    GROUP BY 1`.execute(db);
+  return new Map(
+    rows.map((r) => [r.key, { refunded: num(r.refunded), cancelled: num(r.cancelled) }]),
+  );
+}
+
+function row(r: SummaryRow, uncounted: Map<string, Uncounted>): CustomerRow {
+  const other = uncounted.get(r.key);
   return {
     email: r.email,
     name: r.name,
@@ -101,6 +125,8 @@ function row(r: SummaryRow): CustomerRow {
     lastSignInAt: iso(r.last_sign_in_at),
     orders: num(r.orders),
     spentCents: num(r.spent_cents),
+    refunded: other?.refunded ?? 0,
+    cancelled: other?.cancelled ?? 0,
     lastOrderAt: iso(r.last_order_at),
     hasAccount: r.user_id !== null,
   };
@@ -142,6 +168,10 @@ export async function listCustomers(
   // A page past the end (the search narrowed the list) shows the last one.
   const at = Math.min(query.page, pages);
   const rows = at === query.page ? first.rows : (await page(at)).rows;
+  const uncounted = await uncountedOrders(
+    db,
+    rows.filter((r) => r.last_order_at !== null).map((r) => r.key),
+  );
   return {
     stats: {
       total: num(c.total),
@@ -151,7 +181,7 @@ export async function listCustomers(
     matching,
     page: at,
     pages,
-    customers: rows.map(row),
+    customers: rows.map((r) => row(r, uncounted)),
     currency: settings.currency,
   };
 }
@@ -165,7 +195,7 @@ function fulfilment(value: string): FulfilmentStatus {
 /** GET /api/admin/customers/detail?email=: identity, dates, purchases, order history. */
 export async function customerDetail(db: Database, email: string): Promise<CustomerDetailView> {
   const key = customerKey(email);
-  const [summary, history, settings] = await Promise.all([
+  const [summary, history, settings, uncounted] = await Promise.all([
     sql<SummaryRow>`SELECT ${SUMMARY} FROM customer_summaries WHERE key = ${key}`.execute(db),
     db
       .selectFrom('orders')
@@ -185,10 +215,11 @@ export async function customerDetail(db: Database, email: string): Promise<Custo
       .orderBy('order_number', 'desc')
       .execute(),
     liveSettings(db),
+    uncountedOrders(db, [key]),
   ]);
   const found = summary.rows[0];
   if (!found) throw new AppError('not_found', { message: 'No such customer.' });
-  const base = row(found);
+  const base = row(found, uncounted);
   return {
     ...base,
     averageCents: base.orders === 0 ? 0 : Math.round(base.spentCents / base.orders),

@@ -32,6 +32,9 @@ export async function listEditions(db: Executor): Promise<EditionSummary[]> {
     .select([
       'a.id',
       'a.title_fr',
+      'a.technique_fr',
+      'a.dimensions',
+      'a.year',
       'a.edition_size',
       'a.edition_ea',
       'a.edition_hc',
@@ -61,6 +64,9 @@ export async function listEditions(db: Executor): Promise<EditionSummary[]> {
     return {
       id: r.id,
       title: r.title_fr,
+      technique: r.technique_fr,
+      dimensions: r.dimensions,
+      year: r.year,
       editionSize: size,
       ea: r.edition_ea,
       hc: r.edition_hc,

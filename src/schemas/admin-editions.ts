@@ -50,6 +50,10 @@ export interface EditionRegister {
 export interface EditionSummary {
   id: number;
   title: string;
+  /** Year, technique and size tell apart two prints of one title in the selector (issue 27 §6). */
+  technique: string;
+  dimensions: string;
+  year: number | null;
   editionSize: number;
   ea: number;
   hc: number;

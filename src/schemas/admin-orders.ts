@@ -171,8 +171,14 @@ export interface CustomerRow {
   name: string | null;
   registeredAt: string | null;
   lastSignInAt: string | null;
+  /** Sales: paid orders not cancelled (api/orders/sales.ts); 'Montant total' sums them. */
   orders: number;
   spentCents: number;
+  /** Paid orders refunded since: in the history and 'Dernière commande', not in the figures. */
+  refunded: number;
+  /** Paid orders cancelled whose refund is still to be made: the same. */
+  cancelled: number;
+  /** The latest paid order, counted or refunded or cancelled (issue 27 §6). */
   lastOrderAt: string | null;
   hasAccount: boolean;
 }

@@ -157,6 +157,9 @@ describe('who is a customer', () => {
         lastSignInAt: '2026-11-20T08:00:00.000Z',
         orders: 2,
         spentCents: 21_500,
+        // The refunded order is named beside the count, so its date as the last one reads true.
+        refunded: 1,
+        cancelled: 0,
         lastOrderAt: '2026-11-10T10:00:00.000Z',
         hasAccount: true,
       },
@@ -184,10 +187,46 @@ describe('who is a customer', () => {
     expect(rows.find((r) => r.email === 'refunded@example.test')).toMatchObject({
       orders: 0,
       spentCents: 0,
+      refunded: 1,
+      cancelled: 0,
+      lastOrderAt: expect.any(String) as string,
       hasAccount: false,
     });
     const list = await listCustomers(t.db, ALL, { now });
     expect(list.stats).toMatchObject({ total: rows.length, withOrders: 2 });
+  });
+
+  it('says beside the count what was refunded or cancelled, in the list and the detail (issue 27 §6)', async () => {
+    const email = 'rembourse.annule@example.test';
+    await makeOrder(t.db, { email, lines: line(), paidAt: new Date('2026-11-01T10:00:00Z') });
+    await makeOrder(t.db, {
+      email,
+      lines: line(),
+      payment: 'refunded',
+      status: 'cancelled',
+      paidAt: new Date('2026-11-05T10:00:00Z'),
+    });
+    // Cancelled while paid, the refund still to make: not a sale either.
+    await makeOrder(t.db, {
+      email,
+      lines: line(),
+      status: 'cancelled',
+      paidAt: new Date('2026-11-08T10:00:00Z'),
+    });
+    const [listed] = (await listCustomers(t.db, { ...ALL, q: 'rembourse.annule' }, { now }))
+      .customers;
+    const expected = {
+      orders: 1,
+      spentCents: 10_000,
+      refunded: 1,
+      cancelled: 1,
+      lastOrderAt: '2026-11-08T10:00:00.000Z',
+    };
+    expect(listed).toMatchObject(expected);
+    const detail = await customerDetail(t.db, email);
+    expect(detail).toMatchObject({ ...expected, averageCents: 10_000 });
+    // Every order of the history is counted once: a sale, refunded or cancelled.
+    expect(detail.history).toHaveLength(detail.orders + detail.refunded + detail.cancelled);
   });
 
   it('follows the orders and accounts as they change', async () => {
@@ -563,6 +602,8 @@ describe('one customer: detail, export, erasure', () => {
       lastSignInAt: '2026-11-21T18:00:00.000Z',
       orders: 2,
       spentCents: 81_500,
+      refunded: 1,
+      cancelled: 0,
       averageCents: 40_750,
       firstOrderAt: '2026-03-10T10:00:00.000Z',
       lastOrderAt: '2026-10-10T10:00:00.000Z',

@@ -468,7 +468,14 @@ describe('the register’s endpoints', () => {
     const { editions } = (await list.json()) as {
       editions: { id: number; sold: number; free: number }[];
     };
-    expect(editions.find((e) => e.id === print)).toMatchObject({ sold: 1, free: 4 });
+    // With what tells two prints of one title apart in the selector.
+    expect(editions.find((e) => e.id === print)).toMatchObject({
+      sold: 1,
+      free: 4,
+      year: 2025,
+      technique: 'Tirage giclée',
+      dimensions: '50 x 40 cm',
+    });
 
     const one = await call(
       REGISTER,
