@@ -1,13 +1,17 @@
-// The back office's works (back office §2 "Gestion des œuvres", §4, §5; issue 11): list with
-// search and filters in SQL, create, edit with a version guard, visibility, sold, moves, reorder,
-// reset, delete or archive. Every change is audited in its own transaction and then asks for a
-// publish, so the public pages follow without a restart.
+// The back office's works (back office §2 "Gestion des œuvres", §4, §5; issues 11 and 27): list
+// with search and filters in SQL, create, edit with a version guard, visibility, sold, moves,
+// reorder, reset, delete or archive, restore, actions on several works at once, and the home
+// page's hero and featured works. Every change is audited in its own transaction and then asks for
+// a publish, so the public pages follow without a restart.
 import { sql, type Transaction } from 'kysely';
-import type {
-  AdminArtwork,
-  ArtworkCreate,
-  ArtworkListQuery,
-  ArtworkPatch,
+import {
+  MAX_FEATURED,
+  type AdminArtwork,
+  type ArtworkBulk,
+  type ArtworkCreate,
+  type ArtworkListQuery,
+  type ArtworkPatch,
+  type Highlight,
 } from '../../src/schemas/artworks.ts';
 import { Payment } from '../../src/domain/order-status.ts';
 import { requestPublish } from '../build/publish.ts';
@@ -35,11 +39,12 @@ export function fold(text: string): string {
 
 const ORDER = sql`a.display_order ASC, a.created_at DESC, a.id ASC`;
 
-function rows(db: Database | Trx) {
+/** The works in gallery order; with `archived`, the archived ones instead (issue 27). */
+function rows(db: Database | Trx, archived = false) {
   return db
     .selectFrom('artworks as a')
     .leftJoin('media as m', 'm.id', 'a.media_id')
-    .where('a.archived_at', 'is', null)
+    .where('a.archived_at', archived ? 'is not' : 'is', null)
     .select([
       'a.id',
       'a.slug',
@@ -68,6 +73,8 @@ function rows(db: Database | Trx) {
       'a.shipping_note_fr',
       'a.shipping_note_en',
       'a.display_order',
+      'a.highlight',
+      'a.archived_at',
       'a.version',
       'a.search_folded',
       'm.sha256',
@@ -105,6 +112,8 @@ function toAdmin(r: Row): AdminArtwork {
     shippingNote: { fr: r.shipping_note_fr, en: r.shipping_note_en },
     displayOrder: r.display_order,
     position: Number(r.position),
+    highlight: r.highlight === 'hero' || r.highlight === 'featured' ? r.highlight : null,
+    archivedAt: r.archived_at ? new Date(r.archived_at).toISOString() : null,
     image:
       r.sha256 && r.width && r.height
         ? { sha256: r.sha256, width: r.width, height: r.height }
@@ -114,12 +123,13 @@ function toAdmin(r: Row): AdminArtwork {
   };
 }
 
-/** The list of §2: every work not archived, in gallery order, searched and filtered in SQL. */
+/** The list of §2: every work not archived (or, asked, the archived ones), in gallery order,
+ * searched and filtered in SQL; `total` counts the works in the gallery, `archived` the others. */
 export async function listAdminArtworks(
   db: Database,
   query: ArtworkListQuery,
-): Promise<{ total: number; artworks: AdminArtwork[] }> {
-  const all = rows(db);
+): Promise<{ total: number; archived: number; artworks: AdminArtwork[] }> {
+  const all = rows(db, query.archived === true);
   // The list leaves the descriptions out (the form loads the work whole): a lighter answer.
   let filtered = db
     .selectFrom(all.as('w'))
@@ -149,6 +159,8 @@ export async function listAdminArtworks(
       'w.shipping_note_fr',
       'w.shipping_note_en',
       'w.display_order',
+      'w.highlight',
+      'w.archived_at',
       'w.version',
       'w.sha256',
       'w.width',
@@ -162,15 +174,21 @@ export async function listAdminArtworks(
     const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     filtered = filtered.where('w.search_folded', 'like', like);
   }
-  const [found, total] = await Promise.all([
+  const [found, counts] = await Promise.all([
     filtered.orderBy('w.position').execute(),
     db
       .selectFrom('artworks')
-      .where('archived_at', 'is', null)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .select((eb) => [
+        eb.fn.count<number>('id').filterWhere('archived_at', 'is', null).as('n'),
+        eb.fn.count<number>('id').filterWhere('archived_at', 'is not', null).as('archived'),
+      ])
       .executeTakeFirstOrThrow(),
   ]);
-  return { total: Number(total.n), artworks: (found as Partial<Row>[] as Row[]).map(toAdmin) };
+  return {
+    total: Number(counts.n),
+    archived: Number(counts.archived),
+    artworks: (found as Partial<Row>[] as Row[]).map(toAdmin),
+  };
 }
 
 export async function getAdminArtwork(db: Database | Trx, id: number): Promise<AdminArtwork> {
@@ -255,7 +273,18 @@ function checkCollectorDetails(
   if (Object.keys(fields).length) throw new AppError('invalid_input', { fields });
 }
 
-/** A new work, first in the gallery (back office §4: it starts visible and unsold). */
+/** The place after the last work of the gallery. */
+async function endOfOrder(trx: Trx): Promise<number> {
+  const last = await trx
+    .selectFrom('artworks')
+    .select((eb) => eb.fn.max<number>('display_order').as('max'))
+    .where('archived_at', 'is', null)
+    .executeTakeFirst();
+  return Number(last?.max ?? 0) + 1;
+}
+
+/** A new work, last in the gallery (back office §4: it starts visible and unsold). It never takes
+ * the home page's hero by itself (issue 27): the owner chooses it with 'Mettre en avant'. */
 export async function createArtwork(
   db: Database,
   input: ArtworkCreate,
@@ -264,11 +293,6 @@ export async function createArtwork(
   const created = await db.transaction().execute(async (trx) => {
     await checkOriginal(trx, input.type, input.originalId);
     checkCollectorDetails(input.type, input);
-    const first = await trx
-      .selectFrom('artworks')
-      .select((eb) => eb.fn.min<number>('display_order').as('min'))
-      .where('archived_at', 'is', null)
-      .executeTakeFirst();
     const original = input.type === 'original';
     const row = await trx
       .insertInto('artworks')
@@ -300,7 +324,7 @@ export async function createArtwork(
         shipping_note_fr: original ? (input.shippingNote?.fr ?? '') : '',
         shipping_note_en: original ? (input.shippingNote?.en ?? '') : '',
         media_id: input.images ? null : await mediaIdOf(trx, input.imageSha256 ?? null),
-        display_order: Number(first?.min ?? 1) - 1,
+        display_order: await endOfOrder(trx),
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -501,16 +525,29 @@ export async function moveArtwork(
   requestPublish(`artwork ${id} moved`);
 }
 
-/** 'Réinitialiser l'ordre': the default order again, newest first. */
+/** 'Réinitialiser l'ordre': the catalogue's own order again — by the date each work was added,
+ * oldest first (issue 27: the seed's first work stays first). */
 export async function resetOrder(db: Database, actor: Actor): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const before = (await rows(trx).execute()).map((r) => r.id);
-    await trx
-      .updateTable('artworks')
-      .set({ display_order: 0 })
-      .where('display_order', '!=', 0)
+    const added = await trx
+      .selectFrom('artworks')
+      .select('id')
+      .where('archived_at', 'is', null)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
       .execute();
-    await audit(trx, actor, 'artwork.reset_order', 'artwork', 'all', { order: before }, null);
+    const after = added.map((r) => r.id);
+    await renumber(trx, after);
+    await audit(
+      trx,
+      actor,
+      'artwork.reset_order',
+      'artwork',
+      'all',
+      { order: before },
+      { order: after },
+    );
   });
   requestPublish('artwork order reset');
 }
@@ -537,7 +574,12 @@ export async function deleteArtwork(
       await endHolds(trx, id);
       await trx
         .updateTable('artworks')
-        .set({ archived_at: new Date(), is_available: false, updated_at: new Date() })
+        .set({
+          archived_at: new Date(),
+          is_available: false,
+          highlight: null,
+          updated_at: new Date(),
+        })
         .where('id', '=', id)
         .execute();
       await audit(trx, actor, 'artwork.archive', 'artwork', id, before, null);
@@ -588,4 +630,175 @@ async function removeIfUnused(trx: Trx, mediaId: string): Promise<string | null>
     .returning('storage_key')
     .executeTakeFirst();
   return removed?.storage_key ?? null;
+}
+
+/** Brings an archived work back (issue 27): last in the gallery and hidden, so the owner checks it
+ * before publishing it again. */
+export async function restoreArtwork(
+  db: Database,
+  id: number,
+  actor: Actor,
+): Promise<AdminArtwork> {
+  const restored = await db.transaction().execute(async (trx) => {
+    const found = await trx
+      .selectFrom('artworks')
+      .select('id')
+      .where('id', '=', id)
+      .where('archived_at', 'is not', null)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!found) throw new AppError('not_found', { message: 'No such archived artwork.' });
+    await trx
+      .updateTable('artworks')
+      .set({
+        archived_at: null,
+        is_available: false,
+        display_order: await endOfOrder(trx),
+        updated_at: new Date(),
+      })
+      .where('id', '=', id)
+      .execute();
+    const after = await getAdminArtwork(trx, id);
+    await audit(trx, actor, 'artwork.restore', 'artwork', id, null, after);
+    return after;
+  });
+  requestPublish(`artwork ${id} restored`);
+  return restored;
+}
+
+/** The works of `ids` that are in the gallery (not archived), locked; refuses an unknown one. */
+async function lockMany(trx: Trx, ids: readonly number[]): Promise<void> {
+  const found = await trx
+    .selectFrom('artworks')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('archived_at', 'is', null)
+    .forUpdate()
+    .execute();
+  if (found.length !== new Set(ids).size)
+    throw new AppError('version_conflict', { message: 'The list changed meanwhile: reload it.' });
+}
+
+/** The gallery order with `ids` (in their current order) moved to its top or its bottom. */
+export function moveToEdge(order: readonly number[], ids: readonly number[], to: 'top' | 'bottom') {
+  const chosen = new Set(ids);
+  const moved = order.filter((id) => chosen.has(id));
+  const rest = order.filter((id) => !chosen.has(id));
+  return to === 'top' ? [...moved, ...rest] : [...rest, ...moved];
+}
+
+export interface BulkResult {
+  /** Works changed (hidden, published or moved); for 'delete', the works deleted for good. */
+  changed: number;
+  /** For 'delete': the works archived because orders name them. */
+  archived: number;
+}
+
+/**
+ * One action on several works (issue 27): hide, publish, move to the top or the bottom, delete.
+ * Hide, publish and move are one transaction; a delete is each work's own (archive or delete, as
+ * for one work), so a work that fails leaves the others done.
+ */
+export async function bulkArtworks(
+  deps: { db: Database; storage?: MediaStorage | undefined },
+  input: ArtworkBulk,
+  actor: Actor,
+): Promise<BulkResult> {
+  const ids = [...new Set(input.ids)];
+  if (input.action === 'delete') {
+    let archived = 0;
+    for (const id of ids) if ((await deleteArtwork(deps, id, actor)).archived) archived++;
+    return { changed: ids.length - archived, archived };
+  }
+  const changed = await deps.db.transaction().execute(async (trx) => {
+    await lockMany(trx, ids);
+    if (input.action === 'move') {
+      const before = (await rows(trx).execute()).map((r) => r.id);
+      const after = moveToEdge(before, ids, input.to ?? 'top');
+      await renumber(trx, after);
+      await audit(
+        trx,
+        actor,
+        'artwork.reorder',
+        'artwork',
+        'all',
+        { order: before },
+        { order: after },
+      );
+      return ids.length;
+    }
+    const visible = input.action === 'publish';
+    const updated = await trx
+      .updateTable('artworks')
+      .set({ is_available: visible, updated_at: new Date() })
+      .where('id', 'in', ids)
+      .where('is_available', '!=', visible)
+      .returning('id')
+      .execute();
+    await audit(
+      trx,
+      actor,
+      visible ? 'artwork.bulk_publish' : 'artwork.bulk_hide',
+      'artwork',
+      'many',
+      null,
+      { ids: updated.map((r) => r.id) },
+    );
+    return updated.length;
+  });
+  requestPublish(`${ids.length} artworks: ${input.action}`);
+  return { changed, archived: 0 };
+}
+
+/**
+ * 'Mettre en avant' (issue 27): the home page's hero (one work; choosing another replaces it) or
+ * one of its featured works (at most MAX_FEATURED); null takes the work out of the home page's
+ * choice. A hidden work may be chosen: the home page shows it once it is published.
+ */
+export async function setHighlight(
+  db: Database,
+  id: number,
+  highlight: Highlight | null,
+  actor: Actor,
+): Promise<AdminArtwork> {
+  const updated = await db.transaction().execute(async (trx) => {
+    const before = await lockFresh(trx, id, undefined);
+    if (highlight === 'hero')
+      await trx
+        .updateTable('artworks')
+        .set({ highlight: null })
+        .where('highlight', '=', 'hero')
+        .where('id', '!=', id)
+        .execute();
+    if (highlight === 'featured' && before.highlight !== 'featured') {
+      const featured = await trx
+        .selectFrom('artworks')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('highlight', '=', 'featured')
+        .where('archived_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      if (Number(featured.n) >= MAX_FEATURED)
+        throw new AppError('rejected', {
+          message: `Déjà ${MAX_FEATURED} œuvres en vedette : retirez-en une d'abord.`,
+        });
+    }
+    await trx
+      .updateTable('artworks')
+      .set({ highlight, updated_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+    const after = await getAdminArtwork(trx, id);
+    await audit(
+      trx,
+      actor,
+      'artwork.highlight',
+      'artwork',
+      id,
+      { highlight: before.highlight },
+      { highlight },
+    );
+    return after;
+  });
+  requestPublish(`artwork ${id} highlight`);
+  return updated;
 }

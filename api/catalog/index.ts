@@ -41,6 +41,9 @@ export const publicArtworkSchema = z.object({
   framed: z.boolean().nullable(),
   shippingNote: localized,
   displayOrder: z.number().int(),
+  /** issue 27: chosen by the owner for the home page ('Mettre en avant'): its hero or a featured
+   * work; absent or null for the rest. */
+  highlight: z.enum(['hero', 'featured']).nullable().optional(),
   /** Content hash of the image master: stable across databases, so it is safe in static pages.
    * The card image: the first of `images`. */
   image: publicImageSchema.nullable(),
@@ -82,6 +85,7 @@ export async function listPublicArtworks(db: Database): Promise<PublicArtwork[]>
       'a.shipping_note_fr',
       'a.shipping_note_en',
       'a.display_order',
+      'a.highlight',
     ])
     .where('a.is_available', '=', true)
     .orderBy('a.display_order', 'asc')
@@ -125,6 +129,7 @@ export async function listPublicArtworks(db: Database): Promise<PublicArtwork[]>
       framed: r.framed,
       shippingNote: { fr: r.shipping_note_fr, en: r.shipping_note_en },
       displayOrder: r.display_order,
+      highlight: r.highlight === 'hero' || r.highlight === 'featured' ? r.highlight : null,
       image: images[0] ?? null,
       images,
     };

@@ -60,6 +60,7 @@ export interface Artworks {
   edition_hc: Generated<number>;
   edition_size: number | null;
   framed: boolean | null;
+  highlight: string | null;
   id: Generated<number>;
   is_available: Generated<boolean>;
   is_sold: Generated<boolean>;

@@ -18,3 +18,4 @@ export async function getSiteSettings(): Promise<SiteSettings> {
 }
 
 export { groupWorks, type WorkGroup } from './groups.ts';
+export { homeChoice } from './home.ts';

@@ -127,6 +127,11 @@ export const artworkListQuerySchema = z.object({
   q: z.string().trim().max(200).check(singleLine()).catch(''),
   category: z.enum(CATEGORIES).optional().catch(undefined),
   type: z.enum(ARTWORK_TYPES).optional().catch(undefined),
+  /** issue 27: 'Archivées' — the works archived (deleted while orders name them), to restore. */
+  archived: z
+    .union([z.boolean(), z.enum(['1', 'true']).transform(() => true)])
+    .optional()
+    .catch(undefined),
 });
 export type ArtworkListQuery = z.infer<typeof artworkListQuerySchema>;
 
@@ -134,6 +139,24 @@ export const moveSchema = z.strictObject({ direction: z.enum(['up', 'down']) });
 export const reorderSchema = z.strictObject({ ids: z.array(id).min(1).max(10_000) });
 export const visibilitySchema = z.strictObject({ visible: z.boolean() });
 export const versionSchema = z.strictObject({ version });
+
+/** issue 27: the home page's hero (one work) or one of its featured works. */
+export const HIGHLIGHTS = ['hero', 'featured'] as const;
+export type Highlight = (typeof HIGHLIGHTS)[number];
+/** The home page shows three featured works under its hero. */
+export const MAX_FEATURED = 3;
+export const highlightSchema = z.strictObject({ highlight: z.enum(HIGHLIGHTS).nullable() });
+
+/** issue 27: one action on several selected works; `to` says where 'move' puts them. */
+export const BULK_ACTIONS = ['hide', 'publish', 'move', 'delete'] as const;
+export const artworkBulkSchema = z
+  .strictObject({
+    action: z.enum(BULK_ACTIONS),
+    ids: z.array(id).min(1).max(1000),
+    to: z.enum(['top', 'bottom']).optional(),
+  })
+  .refine((b) => (b.action === 'move') === (b.to !== undefined), { path: ['to'] });
+export type ArtworkBulk = z.infer<typeof artworkBulkSchema>;
 
 /** A work as the back office lists it. */
 export interface AdminArtwork {
@@ -164,6 +187,10 @@ export interface AdminArtwork {
   displayOrder: number;
   /** 1-based place in the gallery's order (back office §2: display_order + 1 of the old site). */
   position: number;
+  /** issue 27: chosen for the home page ('Mettre en avant'), or null. */
+  highlight: Highlight | null;
+  /** ISO date it was archived, for the 'Archivées' filter; null in the gallery. */
+  archivedAt: string | null;
   /** The card image: the first of `images`. */
   image: { sha256: string; width: number; height: number } | null;
   /** Every photo in order; empty in the list (the form loads the work whole). */

@@ -8,15 +8,20 @@ import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  bulkArtworks,
   createArtwork,
   deleteArtwork,
   getAdminArtwork,
   listAdminArtworks,
   moveArtwork,
   reorderArtworks,
+  moveToEdge,
   resetOrder,
+  restoreArtwork,
+  setHighlight,
   updateArtwork,
 } from '#api/admin/artworks.ts';
+import { listPublicArtworks } from '#api/catalog/index.ts';
 import { readAudit } from '#api/admin/audit.ts';
 import { MAX_UPLOAD_BYTES, storeUpload } from '#api/admin/uploads.ts';
 import { AppError } from '#api/http/errors.ts';
@@ -97,7 +102,7 @@ describe('changing a work', () => {
     expect((await getAdminArtwork(t.db, id)).version).toBe(before + 1);
   });
 
-  it('creates a work first in the gallery, with a free slug, and audits every change', async () => {
+  it('creates a work last in the gallery, with a free slug, and audits every change', async () => {
     const input = {
       type: 'print' as const,
       title: { fr: 'Matin', en: 'Morning' },
@@ -119,7 +124,9 @@ describe('changing a work', () => {
     const b = await createArtwork(t.db, input, owner);
     expect(a.slug).toBe('matin-print');
     expect(b.slug).toBe('matin-2-print');
-    expect((await ids())[0]).toBe(b.id);
+    // issue 27: a new work goes last, so it never takes the home page's hero by its place.
+    expect((await ids()).slice(-2)).toEqual([a.id, b.id]);
+    expect(a.highlight).toBeNull();
     const entries = await readAudit(t.db, { entity: 'artwork', entityId: String(b.id) });
     expect(entries[0]).toMatchObject({
       action: 'artwork.create',
@@ -128,7 +135,7 @@ describe('changing a work', () => {
     });
   });
 
-  it('moves up and down, takes a whole new order at once, and resets to newest first', async () => {
+  it('moves up and down, takes a whole new order at once, and resets to oldest first', async () => {
     const order = await ids();
     const [first, second] = order as [number, number];
     await moveArtwork(t.db, second, 'up', owner);
@@ -146,9 +153,10 @@ describe('changing a work', () => {
       .selectFrom('artworks')
       .select('id')
       .where('archived_at', 'is', null)
-      .orderBy('created_at', 'desc')
+      .orderBy('created_at', 'asc')
       .orderBy('id')
       .execute();
+    // issue 27: the catalogue's own order, by the date each work was added, oldest first.
     expect(await ids()).toEqual(created.map((r) => r.id));
     const audit = await readAudit(t.db, { entity: 'artwork', entityId: 'all' });
     expect(audit.map((e) => e.action).slice(0, 2)).toEqual([
@@ -210,6 +218,122 @@ describe('changing a work', () => {
       .executeTakeFirstOrThrow();
     expect(kept).toMatchObject({ title: 'Commandée', is_available: false });
     expect(kept.archived_at).not.toBeNull();
+  });
+});
+
+/** An order naming the work: deleting it then archives it. */
+async function orderFor(artworkId: number) {
+  const order = await t.db
+    .insertInto('orders')
+    .values({
+      order_number: `GAL-BULK-${artworkId}`,
+      customer_name: 'Ana',
+      customer_email: 'ana@example.test',
+      shipping_address: JSON.stringify({}),
+      subtotal_cents: 1000,
+      total_cents: 1000,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await t.db
+    .insertInto('order_items')
+    .values({
+      order_id: order.id,
+      artwork_id: artworkId,
+      title: 'Commandée',
+      unit_price_cents: 1000,
+      quantity: 1,
+      artwork_type: 'original',
+    })
+    .execute();
+}
+
+describe('several works at once, archives and the home page (issue 27)', () => {
+  it('moves a selection to the top or the bottom, keeping its own order', () => {
+    expect(moveToEdge([1, 2, 3, 4, 5], [4, 2], 'top')).toEqual([2, 4, 1, 3, 5]);
+    expect(moveToEdge([1, 2, 3, 4, 5], [4, 2], 'bottom')).toEqual([1, 3, 5, 2, 4]);
+  });
+
+  it('hides, publishes, moves and deletes a selection', async () => {
+    const a = await makeArtwork(t.db, { title_fr: 'Lot A' });
+    const b = await makeArtwork(t.db, { title_fr: 'Lot B', is_available: false });
+    const c = await makeArtwork(t.db, { title_fr: 'Lot C' });
+    const visible = async (id: number) => (await getAdminArtwork(t.db, id)).isAvailable;
+    expect(await bulkArtworks({ db: t.db }, { action: 'hide', ids: [a.id, b.id] }, owner)).toEqual({
+      changed: 1,
+      archived: 0,
+    });
+    expect([await visible(a.id), await visible(b.id)]).toEqual([false, false]);
+    await bulkArtworks({ db: t.db }, { action: 'publish', ids: [a.id, b.id, c.id] }, owner);
+    expect([await visible(a.id), await visible(b.id), await visible(c.id)]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    await bulkArtworks({ db: t.db }, { action: 'move', ids: [c.id, a.id], to: 'top' }, owner);
+    // The selection keeps its own order at the top.
+    const before = await ids();
+    expect(before.slice(0, 2)).toEqual(before.filter((id) => id === a.id || id === c.id));
+    await bulkArtworks({ db: t.db }, { action: 'move', ids: [a.id], to: 'bottom' }, owner);
+    expect((await ids()).at(-1)).toBe(a.id);
+    // One of them is in an order: it is archived, the others deleted.
+    await orderFor(b.id);
+    expect(
+      await bulkArtworks({ db: t.db }, { action: 'delete', ids: [a.id, b.id, c.id] }, owner),
+    ).toEqual({ changed: 2, archived: 1 });
+    expect(await ids()).not.toContain(b.id);
+    // A work no longer in the gallery refuses the whole action.
+    expect(await codeOf(bulkArtworks({ db: t.db }, { action: 'hide', ids: [b.id] }, owner))).toBe(
+      'version_conflict',
+    );
+  });
+
+  it('lists the archived works apart and restores one last in the gallery, hidden', async () => {
+    const work = await makeArtwork(t.db, { title_fr: 'Archivée puis revenue' });
+    await orderFor(work.id);
+    await setHighlight(t.db, work.id, 'featured', owner);
+    expect(await deleteArtwork({ db: t.db }, work.id, owner)).toEqual({ archived: true });
+    const archived = await listAdminArtworks(t.db, { q: '', archived: true });
+    expect(archived.artworks.map((w) => w.id)).toContain(work.id);
+    expect(archived.archived).toBeGreaterThanOrEqual(1);
+    const listed = archived.artworks.find((w) => w.id === work.id)!;
+    expect(listed.archivedAt).not.toBeNull();
+    expect(listed.highlight).toBeNull();
+    const restored = await restoreArtwork(t.db, work.id, owner);
+    expect(restored).toMatchObject({ isAvailable: false, archivedAt: null });
+    expect((await ids()).at(-1)).toBe(work.id);
+    expect(await codeOf(restoreArtwork(t.db, work.id, owner))).toBe('not_found');
+    const entries = await readAudit(t.db, { entity: 'artwork', entityId: String(work.id) });
+    expect(entries[0]?.action).toBe('artwork.restore');
+  });
+
+  it('keeps one hero, at most three featured works, and shows the choice to the catalogue', async () => {
+    const [one, two] = [await makeArtwork(t.db), await makeArtwork(t.db)];
+    await setHighlight(t.db, one.id, 'hero', owner);
+    await setHighlight(t.db, two.id, 'hero', owner);
+    expect((await getAdminArtwork(t.db, one.id)).highlight).toBeNull();
+    expect((await getAdminArtwork(t.db, two.id)).highlight).toBe('hero');
+    const heroes = await t.db
+      .selectFrom('artworks')
+      .select('id')
+      .where('highlight', '=', 'hero')
+      .execute();
+    expect(heroes).toEqual([{ id: two.id }]);
+    await t.db
+      .updateTable('artworks')
+      .set({ highlight: null })
+      .where('highlight', '=', 'featured')
+      .execute();
+    const featured = [await makeArtwork(t.db), await makeArtwork(t.db), await makeArtwork(t.db)];
+    for (const w of featured) await setHighlight(t.db, w.id, 'featured', owner);
+    expect(await codeOf(setHighlight(t.db, one.id, 'featured', owner))).toBe('rejected');
+    // Choosing again one already featured is no new place.
+    expect(await codeOf(setHighlight(t.db, featured[0]!.id, 'featured', owner))).toBe('ok');
+    await setHighlight(t.db, featured[0]!.id, null, owner);
+    expect(await codeOf(setHighlight(t.db, one.id, 'featured', owner))).toBe('ok');
+    const shop = await listPublicArtworks(t.db);
+    expect(shop.find((w) => w.id === two.id)?.highlight).toBe('hero');
+    expect(shop.find((w) => w.id === one.id)?.highlight).toBe('featured');
   });
 });
 
