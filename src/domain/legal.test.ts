@@ -51,9 +51,11 @@ describe('splitVat', () => {
 });
 
 describe('the legal identity', () => {
-  it('is complete with a name, an address, a SIRET and a stated regime', () => {
+  it('is complete with a name, an address and a stated regime; the SIRET is optional', () => {
     expect(missingLegalFields(COMPLETE)).toEqual([]);
     expect(missingLegalFields({ ...COMPLETE, vat_regime: 'rate', vat_rate_bp: 2000 })).toEqual([]);
+    expect(missingLegalFields({ ...COMPLETE, siret: '' })).toEqual([]);
+    expect(missingLegalFields({ ...COMPLETE, siret: '  ' })).toEqual([]);
   });
 
   it('names what is missing, in the settings’ order', () => {

@@ -1,8 +1,10 @@
 // The seller's legal identity and VAT regime (issue 26, docs/decisions/047), pure: the settings
 // screen, the dashboard, the invoices, the mails and the legal pages read the same rules.
-// - Complete means: a name, an address, a SIRET (14 digits) and a VAT regime stated. Until then
-//   the dashboard lists what is missing; a document leaves an empty field out, never prints it
-//   as "non renseigné".
+// - Complete means what the settings require: a name, an address and a VAT regime stated. The
+//   SIRET is optional (src/schemas/settings.ts: a seller outside France has none; issue 27: the
+//   dashboard counted it missing beside its 'Facultatif'); only a SIRET given but not 14 digits
+//   is named. Until then the dashboard lists what is missing; a document leaves an empty field
+//   out, never prints it as "non renseigné".
 // - The shop's prices include any VAT (consumer prices). Under a rate, the tax is taken out of the
 //   total once: before tax = round(total × 10 000 / (10 000 + rate in basis points)), half away
 //   from zero, to the cent; tax = total − before tax. The three amounts always add up.
@@ -30,12 +32,13 @@ export const LEGAL_FIELD_LABELS: Record<LegalField, string> = {
   vat_regime: 'Régime de TVA',
 };
 
-/** The fields of the identity still empty, in the settings screen's order. */
+/** The required fields of the identity still empty (or a SIRET given wrong), in the settings' order. */
 export function missingLegalFields(legal: LegalIdentity): LegalField[] {
   const missing: LegalField[] = [];
   if (!legal.name.trim()) missing.push('name');
   if (!legal.address.trim()) missing.push('address');
-  if (!/^\d{14}$/.test(legal.siret.replace(/\s+/g, ''))) missing.push('siret');
+  const siret = legal.siret.replace(/\s+/g, '');
+  if (siret && !/^\d{14}$/.test(siret)) missing.push('siret');
   if (legal.vat_regime === '' || (legal.vat_regime === 'rate' && !(legal.vat_rate_bp > 0)))
     missing.push('vat_regime');
   return missing;

@@ -353,11 +353,11 @@ describe('a French buyer, a seller charging VAT whose SIRET is not given yet', (
   });
 
   it('says on the dashboard what the legal identity lacks, and nothing once complete', async () => {
-    expect((await dashboard(t.db)).legalMissing).toEqual(['SIRET']);
+    // The SIRET is optional (issue 27: 'Facultatif' in the settings): never named when empty.
+    expect((await dashboard(t.db)).legalMissing).toEqual([]);
     await legal({ name: '', siret: '', vat_regime: '' });
     expect((await dashboard(t.db)).legalMissing).toEqual([
       'Nom ou raison sociale',
-      'SIRET',
       'Régime de TVA',
     ]);
     await legal({});
