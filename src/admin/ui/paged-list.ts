@@ -1,0 +1,58 @@
+// A paged, filtered list of the back office on the query cache (issue 27, CONVENTIONS 19): the
+// screen's query lives in the address (a reload or a shared link opens the same view), each query
+// is its own cache key — so an answer to an older search can never replace a newer one — the page
+// keeps showing the previous answer while the next is read (keepPreviousData), the first view is
+// the one the Astro page read on the server, and a page past the end (the list shrank) becomes the
+// last page the server answered with.
+import { keepPreviousData, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { adminFetch } from '../query.tsx';
+
+interface Options<Q extends { page: number }, D extends { page: number }> {
+  /** The resource's key factory (`adminKeys.customers`). */
+  keys: { list: (params: Q) => QueryKey };
+  /** The list's endpoint without its query string ('/api/admin/customers'). */
+  endpoint: string;
+  /** The query string of a query ('' for the default view): the address and the endpoint's. */
+  searchOf: (query: Q) => string;
+  /** The query the server read the first view for, and that view (null if it failed). */
+  initialQuery: Q;
+  initialData: D | null;
+}
+
+export function usePagedList<Q extends { page: number }, D extends { page: number }>({
+  keys,
+  endpoint,
+  searchOf,
+  initialQuery,
+  initialData,
+}: Options<Q, D>) {
+  const client = useQueryClient();
+  const [query, setQuery] = useState(initialQuery);
+  // When the server read the first view: it ages from there like any answer.
+  const [readAt] = useState(() => Date.now());
+  const search = searchOf(query);
+  const list = useQuery({
+    queryKey: keys.list(query),
+    queryFn: () => adminFetch<D>('GET', `${endpoint}${search}`),
+    initialData: search === searchOf(initialQuery) ? (initialData ?? undefined) : undefined,
+    initialDataUpdatedAt: readAt,
+    placeholderData: keepPreviousData,
+  });
+
+  useEffect(() => {
+    const address = `${window.location.pathname}${search}`;
+    if (address !== `${window.location.pathname}${window.location.search}`)
+      window.history.replaceState(null, '', address);
+  }, [search]);
+
+  const answered = list.isPlaceholderData ? undefined : list.data;
+  useEffect(() => {
+    if (!answered || answered.page === query.page) return;
+    // The answer is that of the last page: kept under its own key, then shown as such.
+    client.setQueryData(keys.list({ ...query, page: answered.page }), answered);
+    setQuery((q) => ({ ...q, page: answered.page }));
+  }, [answered, query, keys, client]);
+
+  return { query, setQuery, list };
+}
