@@ -335,7 +335,9 @@ export async function createArtwork(
     await audit(trx, actor, 'artwork.create', 'artwork', row.id, null, after);
     return after;
   });
-  requestPublish(`artwork ${created.id} created`);
+  requestPublish(`artwork ${created.id} created`, {
+    change: { kind: 'work', title: created.title.fr },
+  });
   return created;
 }
 
@@ -451,7 +453,7 @@ export async function updateArtwork(
     return after;
   });
   if (deps.payments) for (const s of sessions) await expireSessionQuietly(deps.payments, s);
-  requestPublish(`artwork ${id} changed`);
+  requestPublish(`artwork ${id} changed`, { change: { kind: 'work', title: updated.title.fr } });
   return updated;
 }
 
@@ -477,7 +479,7 @@ export async function reorderArtworks(db: Database, ids: number[], actor: Actor)
       { order: ids },
     );
   });
-  requestPublish('artworks reordered');
+  requestPublish('artworks reordered', { change: { kind: 'order-of-works' } });
 }
 
 async function renumber(trx: Trx, ids: number[]): Promise<void> {
@@ -522,7 +524,7 @@ export async function moveArtwork(
       { position: to + 1 },
     );
   });
-  requestPublish(`artwork ${id} moved`);
+  requestPublish(`artwork ${id} moved`, { change: { kind: 'order-of-works' } });
 }
 
 /** 'Réinitialiser l'ordre': the catalogue's own order again — by the date each work was added,
@@ -549,7 +551,7 @@ export async function resetOrder(db: Database, actor: Actor): Promise<void> {
       { order: after },
     );
   });
-  requestPublish('artwork order reset');
+  requestPublish('artwork order reset', { change: { kind: 'order-of-works' } });
 }
 
 /**
@@ -583,7 +585,7 @@ export async function deleteArtwork(
         .where('id', '=', id)
         .execute();
       await audit(trx, actor, 'artwork.archive', 'artwork', id, before, null);
-      return { archived: true };
+      return { archived: true, title: before.title.fr };
     }
     const photos = await mediaOfWork(trx, id);
     const card = await trx
@@ -597,12 +599,14 @@ export async function deleteArtwork(
       if (file) unusedFiles.push(file);
     }
     await audit(trx, actor, 'artwork.delete', 'artwork', id, before, null);
-    return { archived: false };
+    return { archived: false, title: before.title.fr };
   });
   // After the commit: a failed removal leaves a file nobody references, never a missing one.
   if (deps.storage) for (const file of unusedFiles) await deps.storage.remove(file).catch(() => {});
-  requestPublish(`artwork ${id} ${result.archived ? 'archived' : 'deleted'}`);
-  return result;
+  requestPublish(`artwork ${id} ${result.archived ? 'archived' : 'deleted'}`, {
+    change: { kind: 'work', title: result.title },
+  });
+  return { archived: result.archived };
 }
 
 /** Deletes a media row no work and no setting uses any more: its master's storage key, else null. */
@@ -662,7 +666,7 @@ export async function restoreArtwork(
     await audit(trx, actor, 'artwork.restore', 'artwork', id, null, after);
     return after;
   });
-  requestPublish(`artwork ${id} restored`);
+  requestPublish(`artwork ${id} restored`, { change: { kind: 'work', title: restored.title.fr } });
   return restored;
 }
 
@@ -746,7 +750,9 @@ export async function bulkArtworks(
     );
     return updated.length;
   });
-  requestPublish(`${ids.length} artworks: ${input.action}`);
+  requestPublish(`${ids.length} artworks: ${input.action}`, {
+    change: { kind: 'works', count: ids.length },
+  });
   return { changed, archived: 0 };
 }
 
@@ -799,6 +805,6 @@ export async function setHighlight(
     );
     return after;
   });
-  requestPublish(`artwork ${id} highlight`);
+  requestPublish(`artwork ${id} highlight`, { change: { kind: 'work', title: updated.title.fr } });
   return updated;
 }

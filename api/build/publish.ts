@@ -3,6 +3,8 @@
 // server (tests, CLI, astro dev) there is no queue and asking for a publish does nothing.
 import type { PublishRequest, PublishStatus } from './publisher.ts';
 
+export type { PublishChange } from './publisher.ts';
+
 export interface PublishQueue {
   request(reason?: string, options?: PublishRequest): void;
   status(): PublishStatus;
@@ -19,7 +21,8 @@ export function providePublisher(queue: PublishQueue | undefined): void {
 /**
  * Asks for a publish after a committed change that a prerendered page may show. The queue builds
  * only when the catalogue snapshot the pages are built from differs from the served version's,
- * unless `force` (a publish asked for by hand).
+ * unless `force` (a publish asked for by hand). `reason` goes to the log; `options.change` says
+ * what changed to the owner (the back office's publish pill), e.g. `{ kind: 'work', title }`.
  */
 export function requestPublish(reason?: string, options?: PublishRequest): void {
   holder[KEY]?.request(reason, options);

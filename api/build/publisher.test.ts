@@ -103,12 +103,14 @@ describe('the publish queue', () => {
     publisher.request();
     await advance(10);
     await publisher.settled();
-    expect(publisher.status()).toEqual({
+    expect(publisher.status()).toMatchObject({
       state: 'failed',
       version: 'v1',
       lastSuccessAt: ok.lastSuccessAt,
       lastError: 'Could not resolve "./Missing.astro" (build 2)',
       pending: false,
+      changes: [],
+      etaMs: null,
     });
     publisher.request();
     await advance(10);
@@ -153,6 +155,143 @@ describe('the publish queue', () => {
     await publisher.close();
     await advance(1000);
     expect(fake.builds).toEqual([]);
+  });
+});
+
+describe('what the status tells the owner', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('names the changes queued and being built, each once, and what was last published', async () => {
+    const fake = fakeBuilds();
+    const publisher = new Publisher({ publish: fake.publish, debounceMs: 20 });
+    expect(publisher.status()).toMatchObject({ changes: [], changeCount: 0, lastChanges: [] });
+    publisher.request('artwork 3 changed', { change: { kind: 'work', title: "Vent d'Alentejo" } });
+    publisher.request('artwork 3 changed', { change: { kind: 'work', title: "Vent d'Alentejo" } });
+    publisher.request('settings about_fr');
+    expect(publisher.status()).toMatchObject({
+      state: 'queued',
+      changes: [{ kind: 'work', title: "Vent d'Alentejo" }, { kind: 'settings' }],
+      changeCount: 2,
+    });
+    await advance(20);
+    publisher.request('order paid');
+    expect(publisher.status()).toMatchObject({
+      state: 'building',
+      pending: true,
+      changes: [
+        { kind: 'work', title: "Vent d'Alentejo" },
+        { kind: 'settings' },
+        { kind: 'sales' },
+      ],
+    });
+    await fake.finish();
+    // The first build is live; the sale waits for the next one.
+    expect(publisher.status()).toMatchObject({
+      changes: [{ kind: 'sales' }],
+      lastChanges: [{ kind: 'work', title: "Vent d'Alentejo" }, { kind: 'settings' }],
+    });
+    await advance(20);
+    await fake.finish();
+    await publisher.settled();
+    expect(publisher.status()).toMatchObject({
+      state: 'idle',
+      changes: [],
+      etaMs: null,
+      lastChanges: [{ kind: 'sales' }],
+    });
+  });
+
+  it('names a change its caller did not label from the reason', async () => {
+    const { changeOf } = await import('./publisher.ts');
+    expect(changeOf('settings site_title, about_fr')).toEqual({ kind: 'settings' });
+    expect(changeOf('order 2026-0001 cancelled, works back on sale')).toEqual({ kind: 'sales' });
+    expect(changeOf('requested by hand', { force: true })).toEqual({ kind: 'manual' });
+    expect(changeOf('artworks reordered')).toEqual({ kind: 'order-of-works' });
+    expect(changeOf(undefined)).toEqual({ kind: 'other' });
+    expect(changeOf('x', { change: { kind: 'works', count: 3 } })).toEqual({
+      kind: 'works',
+      count: 3,
+    });
+  });
+
+  it('keeps the changes of a failed build for the next publish', async () => {
+    const fake = fakeBuilds({ auto: true, fail: (n) => n === 1 });
+    const publisher = new Publisher({ publish: fake.publish, debounceMs: 10 });
+    publisher.request('a', { change: { kind: 'work', title: 'Seuil' } });
+    await advance(10);
+    await publisher.settled();
+    expect(publisher.status()).toMatchObject({ state: 'failed', changes: [] });
+    publisher.request('b', { change: { kind: 'settings' } });
+    expect(publisher.status().changes).toEqual([
+      { kind: 'work', title: 'Seuil' },
+      { kind: 'settings' },
+    ]);
+    await advance(10);
+    await publisher.settled();
+    expect(publisher.status().lastChanges).toEqual([
+      { kind: 'work', title: 'Seuil' },
+      { kind: 'settings' },
+    ]);
+  });
+
+  it('estimates when the changes will be live from the last builds that made a version', async () => {
+    let version = 0;
+    let release: (() => void) | undefined;
+    let sameVersion = false;
+    const publish = async () => {
+      await new Promise<void>((resolve) => (release = resolve));
+      if (!sameVersion) version += 1;
+      return `v${version}`;
+    };
+    const publisher = new Publisher({ publish, debounceMs: 300, durations: [4000] });
+    expect(publisher.status().buildMs).toBe(4000);
+    publisher.request('a');
+    // Queued: the debounce left, then a build as long as the estimate.
+    expect(publisher.status().etaMs).toBe(4300);
+    await advance(100);
+    expect(publisher.status().etaMs).toBe(4200);
+    await advance(200);
+    expect(publisher.status()).toMatchObject({ state: 'building', etaMs: 4000 });
+    await advance(1000);
+    expect(publisher.status().etaMs).toBe(3000);
+    // A change during the build waits for it, the debounce and one more build.
+    publisher.request('b');
+    expect(publisher.status().etaMs).toBe(3000 + 300 + 4000);
+    // A late build is said to end soon, never to have ended.
+    await advance(5000);
+    release!();
+    await advance(0);
+    // Measured: 6000 ms; the median of 4000 and 6000 is 5000.
+    expect(publisher.status().buildMs).toBe(5000);
+    await advance(300);
+    await advance(4999);
+    expect(publisher.status()).toMatchObject({ state: 'building', etaMs: 500 });
+    release!();
+    await publisher.settled();
+    // A publish that served the same version on (nothing a page shows changed) is not a build.
+    sameVersion = true;
+    publisher.request('c');
+    await advance(300);
+    await advance(100);
+    release!();
+    await publisher.settled();
+    expect(publisher.status()).toMatchObject({ state: 'idle', etaMs: null });
+    // Builds of 4000, 6000 and 4999 ms: the median (the 100-ms no-op left out).
+    expect(publisher.status().buildMs).toBe(4999);
+  });
+
+  it('assumes a default build duration before measuring one', async () => {
+    const { DEFAULT_BUILD_MS } = await import('./publisher.ts');
+    const publisher = new Publisher({ publish: () => Promise.resolve('v1'), debounceMs: 300 });
+    expect(publisher.status().buildMs).toBe(DEFAULT_BUILD_MS);
+    publisher.request();
+    expect(publisher.status().etaMs).toBe(DEFAULT_BUILD_MS + 300);
+    await publisher.close();
   });
 });
 

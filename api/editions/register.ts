@@ -293,6 +293,8 @@ export async function decideReturnedNumber(
   });
   // The stock shows on the work's page: the prerendered site catches up.
   if (changed.stockChanged)
-    requestPublish(`edition ${changed.title} ${changed.label} ${decision}d`);
+    requestPublish(`edition ${changed.title} ${changed.label} ${decision}d`, {
+      change: { kind: 'edition', title: changed.title },
+    });
   return editionRegister(db, artworkId);
 }
