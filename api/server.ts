@@ -4,7 +4,9 @@
 // must fix print one line.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { hasAdmin } from './accounts/users.ts';
+import { openAdminChannel, type AdminChannel } from './accounts/admin-channel.ts';
+import { createAdminInvitation } from './accounts/invitations.ts';
+import { ensureSetupLink, keepsSetupLink } from './accounts/setup-link.ts';
 import { afterAnswerSettled } from './background.ts';
 import { BuildError, ensureBuild } from './build/index.ts';
 import { providePublisher } from './build/publish.ts';
@@ -75,10 +77,6 @@ async function main(): Promise<void> {
         `Galerie: made the certificates' signing key ${key.id} (kept in the database and its backups)`,
       );
     }
-    if (!(await hasAdmin(handle.db)))
-      log.info(
-        `Galerie: no administrator yet: run \`npm run admin:invite -- <email>\`${handle.kind === 'pglite' ? ' (with the embedded database, stop the server first)' : ''} and open the link it prints`,
-      );
     provideDatabase(handle);
     const db = handle.db;
     // On PostgreSQL several nodes may share the database and the dist folder: builds, the hold
@@ -91,11 +89,14 @@ async function main(): Promise<void> {
     // Listen first: a port in use stops here, before any build; until a version is loaded,
     // pages answer 503 "starting" and health says so.
     let emulator: StripeEmulator | undefined;
+    // `npm run admin:invite` beside this server on the embedded database (decision 048).
+    let channel: AdminChannel | undefined;
     // Private visit counts (api/visits), written every 10 s and at shutdown; off for benchmarks.
     const visits = config.visitCounting ? new VisitCounter({ store: databaseStore(db) }) : null;
     if (!visits) log.info('Galerie: visit counting is off (VISIT_COUNTING=off)');
     const app = createGalerieServer({
-      before: (req, res) => emulator?.handle(req, res) ?? false,
+      before: (req, res) =>
+        (emulator?.handle(req, res) ?? false) || (channel?.handle(req, res) ?? false),
       health: () => checkHealth(db, () => app.site.canRender()),
       gate: maintenanceGate(db, config.siteUrl),
       siteUrl: config.siteUrl,
@@ -213,10 +214,39 @@ async function main(): Promise<void> {
       : null;
 
     // Where the shop answers, for `npm run admin:invite` (its links) and other tools.
-    recordRunningServer(
-      config.dataDir,
-      process.env['PUBLIC_SITE_URL']?.trim() ? config.siteUrl : `http://localhost:${port}`,
-    );
+    const linkBase = process.env['PUBLIC_SITE_URL']?.trim()
+      ? config.siteUrl
+      : `http://localhost:${port}`;
+    recordRunningServer(config.dataDir, linkBase);
+    if (handle.kind === 'pglite')
+      channel = openAdminChannel({
+        dataDir: config.dataDir,
+        host: config.host,
+        port,
+        invite: async (email) => {
+          const invitation = await createAdminInvitation(db, email, { siteUrl: linkBase });
+          log.info(
+            `Galerie: made an administrator invitation for ${invitation.email} (admin:invite)`,
+          );
+          return invitation;
+        },
+        log: (line) => log.warn(`Galerie: ${line}`),
+      });
+    // No administrator yet: the first one's single-use setup link (decision 048), on stdout as a
+    // plain line — the log says where it is, never the link itself — and on /admin/login to a
+    // request from this machine. Made again when it lapses; forgotten once an administrator exists.
+    let keptPrinted = false;
+    const setupLink = async () => {
+      const setup = await ensureSetupLink(db, { dataDir: config.dataDir });
+      if (!setup || (!setup.made && keptPrinted)) return;
+      keptPrinted = true;
+      console.log(
+        `\nNo administrator yet. Create the first account with this single-use link (valid until ${setup.link.expiresAt.toISOString()}):\n${linkBase}${setup.link.path}\n`,
+      );
+      log.info(
+        `Galerie: no administrator yet: the setup link is printed above on stdout and shown at http://localhost:${port}/admin/login to a browser on this machine; \`npm run admin:invite -- <email>\` makes an invitation too`,
+      );
+    };
     // Payments (docs/decisions/023): Stripe with a key; the emulator on an http:// site or with
     // PAYMENT_EMULATOR=on; otherwise an https:// site missing its keys takes no order.
     const provider = paymentProvider(config);
@@ -258,6 +288,7 @@ async function main(): Promise<void> {
     // and the erasures the owner asked for once a customer's open orders closed are carried out.
     // On several nodes one of them at a time does it (the others skip that minute).
     const sweep = async () => {
+      if (keepsSetupLink(config.dataDir)) await setupLink();
       await sweepExpiredHolds(db);
       const erased = await runErasuresDue(db);
       if (erased) log.info(`Galerie: carried out ${erased} scheduled customer erasure(s)`);
@@ -290,6 +321,7 @@ async function main(): Promise<void> {
         const served = app.site.version;
         if (served) unmarkInUse(dist, served.id);
         emulator?.close();
+        channel?.close();
         forgetRunningServer(config.dataDir);
         await visits?.stop();
         // The account mails requests left to send after answering need the database.
@@ -302,6 +334,7 @@ async function main(): Promise<void> {
     log.info(
       `Galerie: ready at http://${config.host}:${port}/ (started in ${seconds(performance.now() - started)})`,
     );
+    await setupLink();
   } catch (error) {
     await handle?.close().catch(() => {});
     throw error;

@@ -1,10 +1,13 @@
 // Administrator invitations (ARCHITECTURE "Accounts and admin"): no default credential exists;
 // the owner runs `npm run admin:invite -- <email>`, which stores a hashed, single-use invitation
-// valid 72 hours and prints its link. Accepting it creates a new administrator account.
+// valid 72 hours and prints its link. Accepting it creates a new administrator account. The
+// first administrator's setup link (api/accounts/setup-link.ts) is an invitation without an
+// address: its email is chosen on acceptance, and only while no administrator exists.
+import { sql } from 'kysely';
 import { audit } from '../admin/audit.ts';
 import { isUniqueViolation, type Database } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
-import { findUserByEmail } from './users.ts';
+import { findUserByEmail, hasAdmin } from './users.ts';
 import { assertUncommonPassword, hashPassword } from './passwords.ts';
 import { createSession, type Session, type SessionUser } from './sessions.ts';
 import { hashToken, isTokenShaped, randomToken } from './tokens.ts';
@@ -54,9 +57,44 @@ export async function createAdminInvitation(
   return { email, url, expiresAt };
 }
 
+/** What the invitation page says of a link: for whom, until when; null when it cannot be used. */
+export interface InvitationView {
+  /** The invited address; null for the first administrator's setup link (chosen on acceptance). */
+  email: string | null;
+  expiresAt: Date;
+}
+
+/** A usable invitation by token (a setup link only while no administrator exists). */
+async function usableInvitation(db: Database, token: string, now: Date) {
+  if (!isTokenShaped(token)) return undefined;
+  const invitation = await db
+    .selectFrom('admin_invitations')
+    .select(['id', 'email', 'expires_at'])
+    .where('token_hash', '=', hashToken(token))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  if (invitation?.email === null && (await hasAdmin(db))) return undefined;
+  return invitation;
+}
+
+/** For the invitation page (issue 27 item 6: the invitation names its email). */
+export async function describeInvitation(
+  deps: { db: Database; now?: Clock },
+  token: string,
+): Promise<InvitationView | null> {
+  const invitation = await usableInvitation(deps.db, token, timeOf(deps));
+  return invitation ? { email: invitation.email, expiresAt: invitation.expires_at } : null;
+}
+
+/** Taken in the transaction that creates the first administrator: two setup links, one owner. */
+const FIRST_ADMIN_LOCK = sql`select pg_advisory_xact_lock(hashtext('galerie.first-administrator'))`;
+
 /**
  * Creates the administrator of an invitation and signs them in: `invalid_token` when the link is
- * unknown, used or expired; `account_exists` when its address has meanwhile got an account.
+ * unknown, used or expired (a setup link also once an administrator exists); `account_exists`
+ * when the address has meanwhile got an account; `invalid_input` (field `email`) when a setup
+ * link is accepted without an address.
  */
 export async function acceptAdminInvitation(
   deps: { db: Database; now?: Clock },
@@ -64,34 +102,35 @@ export async function acceptAdminInvitation(
 ): Promise<{ token: string; session: Session; user: SessionUser }> {
   const { db } = deps;
   const now = timeOf(deps);
-  if (!isTokenShaped(input.token)) throw new AppError('invalid_token');
-  const tokenHash = hashToken(input.token);
-  const invitation = await db
-    .selectFrom('admin_invitations')
-    .select(['id', 'email'])
-    .where('token_hash', '=', tokenHash)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
+  const invitation = await usableInvitation(db, input.token, now);
   if (!invitation) throw new AppError('invalid_token');
-  if (await findUserByEmail(db, invitation.email)) throw new AppError('account_exists');
+  const setup = invitation.email === null;
+  // A named invitation's address is its own, whatever the form sent.
+  const email = invitation.email ?? input.email;
+  if (!email)
+    throw new AppError('invalid_input', { fields: { email: 'auth.error.emailRequired' } });
+  if (await findUserByEmail(db, email)) throw new AppError('account_exists');
   assertUncommonPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction().execute(async (trx) => {
+      if (setup) {
+        await FIRST_ADMIN_LOCK.execute(trx);
+        if (await hasAdmin(trx)) throw new AppError('invalid_token');
+      }
       const used = await trx
         .updateTable('admin_invitations')
         .set({ used_at: now })
         .where('id', '=', invitation.id)
         .where('used_at', 'is', null)
         .where('expires_at', '>', now)
-        .returning('email')
+        .returning('id')
         .executeTakeFirst();
       if (!used) throw new AppError('invalid_token');
       const user = await trx
         .insertInto('users')
         .values({
-          email: used.email,
+          email,
           full_name: input.fullName,
           password_hash: passwordHash,
           role: 'admin',

@@ -31,7 +31,7 @@ export type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export interface AdminInvitations {
   created_at: Generated<Timestamp>;
   created_by: string | null;
-  email: string;
+  email: string | null;
   expires_at: Timestamp;
   id: Generated<string>;
   token_hash: Buffer;

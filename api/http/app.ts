@@ -6,7 +6,13 @@ import zlib from 'node:zlib';
 import compression from 'compression';
 import { log, newRequestId, runInRequest } from '../log.ts';
 import { aliasTarget, workPageTarget } from './aliases.ts';
-import { attachClient, clientResolver, TRUST_NOTHING, type TrustProxy } from './client.ts';
+import {
+  attachClient,
+  clientResolver,
+  thisMachineResolver,
+  TRUST_NOTHING,
+  type TrustProxy,
+} from './client.ts';
 import { securityHeaders } from './headers.ts';
 import type { BodyGate } from './body-gate.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, ERRORS, isConnectionError } from './errors.ts';
@@ -114,6 +120,8 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
       : new LiveSite());
   const draining = { value: false };
   const resolveClient = clientResolver(options.trustProxy ?? TRUST_NOTHING);
+  // Only the first administrator's setup link reads it (src/pages/admin/login.astro).
+  const isFromThisMachine = thisMachineResolver(options.trustProxy ?? TRUST_NOTHING);
   const budget = new BodyBudget(options.bodyBudget ?? BODY_BUDGET_BYTES);
 
   const notFound = (
@@ -227,6 +235,7 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
       void Promise.resolve(
         version.handler(req, res, () => notFound(req, res, pathname, version.staticFiles), {
           client,
+          fromThisMachine: isFromThisMachine(req),
         }),
       ).catch((error: unknown) => {
         if ((error as NodeJS.ErrnoException | null)?.code === 'ERR_MODULE_NOT_FOUND')

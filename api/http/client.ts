@@ -87,20 +87,62 @@ function headerValues(value: string | string[] | undefined): string[] {
     .filter((item) => item !== '');
 }
 
+/** Whether `address` is a trusted proxy `hop` proxies away (built once: a BlockList). */
+function trustCheck(trust: TrustProxy): (address: string, hop: number) => boolean {
+  if (trust.kind === 'none') return () => false;
+  if (trust.kind === 'hops') return (_address, hop) => hop < trust.hops;
+  const list = new BlockList();
+  for (const entry of trust.addresses) {
+    const { address, prefix, type } = subnet(entry)!;
+    list.addSubnet(address, prefix, type);
+  }
+  return (address) => list.check(address, isIP(address) === 4 ? 'ipv4' : 'ipv6');
+}
+
 /** The resolver for one TRUST_PROXY value (built once: the address list becomes a BlockList). */
 export function clientResolver(trust: TrustProxy): (req: IncomingMessage) => Client {
-  let isTrusted: (address: string, hop: number) => boolean;
-  if (trust.kind === 'none') isTrusted = () => false;
-  else if (trust.kind === 'hops') isTrusted = (_address, hop) => hop < trust.hops;
-  else {
-    const list = new BlockList();
-    for (const entry of trust.addresses) {
-      const { address, prefix, type } = subnet(entry)!;
-      list.addSubnet(address, prefix, type);
-    }
-    isTrusted = (address) => list.check(address, isIP(address) === 4 ? 'ipv4' : 'ipv6');
-  }
+  const isTrusted = trustCheck(trust);
   return (req) => clientAddress(req, isTrusted);
+}
+
+/** 127.0.0.0/8 and ::1, also written as IPv4-mapped IPv6. */
+export function isLoopbackAddress(value: string | undefined): boolean {
+  const address = normalizeAddress(value ?? '');
+  return address !== null && (address.startsWith('127.') || address === '::1');
+}
+
+/** Headers only a proxy adds: a request carrying any of them was forwarded, whoever sent it. */
+const FORWARDING_HEADERS = [
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-real-ip',
+  'via',
+] as const;
+
+/**
+ * Whether a request reached us straight from a program on this machine: the socket's peer is a
+ * loopback address and no proxy header is present. Read from the socket, never from a header.
+ */
+export function straightFromThisMachine(req: IncomingMessage): boolean {
+  return (
+    isLoopbackAddress(req.socket.remoteAddress) &&
+    FORWARDING_HEADERS.every((name) => req.headers[name] === undefined)
+  );
+}
+
+/**
+ * Whether a request counts as made by someone at this machine (the first administrator's setup
+ * link, docs/decisions/048): straight from it, and its peer is no proxy TRUST_PROXY names — a
+ * proxy on the same machine connects from loopback for every visitor, so what it passes on never
+ * qualifies, forwarded headers or not.
+ */
+export function thisMachineResolver(trust: TrustProxy): (req: IncomingMessage) => boolean {
+  const isTrusted = trustCheck(trust);
+  return (req) =>
+    straightFromThisMachine(req) &&
+    !isTrusted(normalizeAddress(req.socket.remoteAddress ?? '') ?? '', 0);
 }
 
 /** The client of one request, believing forwarded headers only from trusted proxies. */

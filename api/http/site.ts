@@ -14,8 +14,9 @@ export type NodeHandler = (
   req: IncomingMessage,
   res: ServerResponse,
   next?: (error?: unknown) => void,
-  /** Astro's `locals` to start from: `client`, resolved by the HTTP layer (api/http/client.ts). */
-  locals?: { client: Client },
+  /** Astro's `locals` to start from: `client` and `fromThisMachine`, resolved by the HTTP layer
+   * (api/http/client.ts). */
+  locals?: { client: Client; fromThisMachine?: boolean },
 ) => void | Promise<void>;
 
 export interface SiteVersion {

@@ -1,7 +1,15 @@
 // Accepting an administrator invitation (back office, French only; docs/accounts-api.md): the
 // token from the invitation link, a name and a password twice, POST /api/admin/invitations/accept;
-// then a link to log in. A used, unknown or expired invitation (`invalid_token`) says so.
-import { KitForm, nameField, newPasswordFields, OutcomeLine, useTokenForm } from './form-kit.tsx';
+// then a link to log in. A used, unknown or expired invitation (`invalid_token`) says so. The first
+// administrator's setup link names no address: the form then asks for it (decision 048).
+import {
+  emailField,
+  KitForm,
+  nameField,
+  newPasswordFields,
+  OutcomeLine,
+  useTokenForm,
+} from './form-kit.tsx';
 import { acceptInvitationSchema } from '../schemas/accounts.ts';
 import type { Locale, Messages } from './types.ts';
 
@@ -9,13 +17,17 @@ interface Props {
   locale: Locale;
   messages: Messages;
   token: string;
+  /** The setup link's form: the account's email too. */
+  askEmail?: boolean;
   links: { login: string };
 }
 
-export default function AdminInvitationForm({ locale, messages, token, links }: Props) {
+export default function AdminInvitationForm({ locale, messages, token, askEmail, links }: Props) {
   const kit = useTokenForm({
     schema: acceptInvitationSchema,
-    fields: ['fullName', 'password', 'confirmPassword'],
+    fields: askEmail
+      ? ['email', 'fullName', 'password', 'confirmPassword']
+      : ['fullName', 'password', 'confirmPassword'],
     endpoint: '/api/admin/invitations/accept',
     messages,
     locale,
@@ -50,6 +62,7 @@ export default function AdminInvitationForm({ locale, messages, token, links }: 
           kit={kit}
           id="invitation"
           fields={[
+            ...(askEmail ? [emailField(t('auth.email'))] : []),
             nameField(t('auth.fullName')),
             ...newPasswordFields(
               t('auth.password'),

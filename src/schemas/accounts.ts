@@ -112,8 +112,15 @@ export const changePasswordSchema = z
   })
   .check(passwordsMatch());
 
+/** `email` only for the first administrator's setup link, which names no address (decision 048). */
 export const acceptInvitationSchema = z
-  .strictObject({ token, fullName, password: newPassword, confirmPassword })
+  .strictObject({
+    token,
+    email: z.optional(email),
+    fullName,
+    password: newPassword,
+    confirmPassword,
+  })
   .check(passwordsMatch());
 
 export type SignupInput = z.infer<typeof signupSchema>;
