@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { precompressDir } from './precompress.ts';
+import { precompressDir, pruneCache } from './precompress.ts';
 
 describe('precompressing a build', () => {
   let tmp: string;
@@ -45,5 +45,21 @@ describe('precompressing a build', () => {
     const second = await site('second');
     await precompressDir(second, cache);
     expect(await fs.readFile(path.join(second, 'gallery', 'index.html.br'))).toEqual(marked);
+  });
+
+  it('removes entries unused for a week, walking the cache at most every six hours', async () => {
+    const cache = path.join(tmp, 'cache');
+    const old = path.join(cache, 'ab', 'old.br');
+    await fs.mkdir(path.dirname(old), { recursive: true });
+    await fs.writeFile(old, 'x');
+    const weekAgo = new Date(Date.now() - 8 * 24 * 3600_000);
+    await fs.utimes(old, weekAgo, weekAgo);
+    // Walked a moment ago (the stamp is fresh): a publish does not walk it again.
+    await fs.writeFile(path.join(cache, '.pruned'), '');
+    expect(await pruneCache(cache)).toBe(false);
+    expect(await fs.stat(old).then(() => true)).toBe(true);
+    // Seven hours later it is walked, and the old entry goes.
+    expect(await pruneCache(cache, Date.now() + 7 * 3600_000)).toBe(true);
+    await expect(fs.stat(old)).rejects.toThrow();
   });
 });

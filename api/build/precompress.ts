@@ -66,12 +66,22 @@ async function compressCached(bytes: Buffer, cache: string | undefined) {
   }
 }
 
-async function pruneCache(cache: string): Promise<void> {
-  const oldest = Date.now() - CACHE_TTL_MS;
+/** The cache is walked for old entries at most this often (a publish should not pay for it). */
+const PRUNE_EVERY_MS = 6 * 3600_000;
+
+/** Removes entries unused for a week, unless a build did within PRUNE_EVERY_MS; true if it ran. */
+export async function pruneCache(cache: string, now = Date.now()): Promise<boolean> {
+  const stamp = path.join(cache, '.pruned');
+  const last = await fs.stat(stamp).catch(() => null);
+  if (last && now - last.mtimeMs < PRUNE_EVERY_MS) return false;
+  await fs.mkdir(cache, { recursive: true });
+  await fs.writeFile(stamp, '');
+  const oldest = now - CACHE_TTL_MS;
   for await (const file of walk(cache)) {
     const stat = await fs.stat(file).catch(() => null);
     if (stat && stat.mtimeMs < oldest) await fs.rm(file, { force: true });
   }
+  return true;
 }
 
 /**
