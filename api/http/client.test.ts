@@ -8,6 +8,8 @@ import {
   normalizeAddress,
   parseTrustProxy,
   secureCookies,
+  straightFromThisMachine,
+  thisMachineResolver,
 } from './client.ts';
 import { BODY_LIMITS, bodyLimit } from './request-limits.ts';
 
@@ -120,5 +122,38 @@ describe('bodyLimit', () => {
     expect(bodyLimit('/api/stripe/webhook')).toBe(BODY_LIMITS.payments);
     expect(bodyLimit('/login')).toBe(64 * 1024);
     expect(bodyLimit('/account')).toBe(64 * 1024);
+  });
+});
+
+describe('a request from this machine (the setup link, docs/decisions/048)', () => {
+  const local = (trust: string, req: IncomingMessage) =>
+    thisMachineResolver(parseTrustProxy(trust))(req);
+
+  it('is a loopback socket peer with no proxy header, read from the socket only', () => {
+    for (const peer of ['127.0.0.1', '127.0.0.2', '::1', '::ffff:127.0.0.1'])
+      expect(local('', request(peer)), peer).toBe(true);
+    for (const peer of ['203.0.113.7', '10.0.0.2', '::ffff:192.0.2.1', '2001:db8::1', ''])
+      expect(local('', request(peer)), peer).toBe(false);
+    // A header naming loopback never makes a remote peer local.
+    expect(local('', request('203.0.113.7', { 'x-forwarded-for': '127.0.0.1' }))).toBe(false);
+  });
+
+  it('is never a request a proxy passed on: any forwarding header, or a trusted proxy peer', () => {
+    for (const name of [
+      'forwarded',
+      'x-forwarded-for',
+      'x-forwarded-host',
+      'x-forwarded-proto',
+      'x-real-ip',
+      'via',
+    ]) {
+      const req = request('127.0.0.1', { [name]: '127.0.0.1' });
+      expect(straightFromThisMachine(req), name).toBe(false);
+      expect(local('', req), name).toBe(false);
+    }
+    // A proxy on this machine connects from loopback for every visitor, headers or not.
+    expect(local('127.0.0.1', request('127.0.0.1'))).toBe(false);
+    expect(local('1', request('127.0.0.1'))).toBe(false);
+    expect(local('10.0.0.0/8', request('127.0.0.1'))).toBe(true);
   });
 });
