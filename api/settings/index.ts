@@ -15,6 +15,8 @@ const hours = (open: string, close: string) => ({ open, close });
 // back office §9: free_threshold 500, default_cost 15, currency EUR, WELCOME10 / ART20 / a 15 % code.
 export const DEFAULT_SETTINGS: SiteSettings = {
   site_title: 'Galerie Sasha Kovač',
+  // '' : the English pages show the French title (issue 27 §6).
+  site_title_en: '',
   site_description: {
     fr: 'Peintures originales et tirages d’art numérotés de Sasha Kovač, artiste contemporaine née à Zagreb et installée au Portugal.',
     en: 'Original paintings and numbered fine-art prints by Sasha Kovač, a contemporary artist born in Zagreb and based in Portugal.',
@@ -98,6 +100,7 @@ export async function getSettings(db: Database): Promise<SiteSettings> {
  */
 export const PUBLISHED_KEYS = new Set<SettingKey>([
   'site_title',
+  'site_title_en',
   'site_description',
   'artist_name',
   'contact_email',

@@ -5,6 +5,7 @@ import { variantUrl } from '#api/media/variants.ts';
 import { parseDimensions } from '../domain/dimensions.ts';
 import { localizedPath, t, workPath, type Locale } from '../i18n/index.ts';
 import type { WorkGroup } from './groups.ts';
+import { siteTitle } from '../schemas/settings.ts';
 
 export function personJsonLd(settings: SiteSettings, locale: Locale, site: URL): object {
   return {
@@ -83,7 +84,7 @@ export function workJsonLd(
       '@id': new URL('/about#artist', site).href,
       name: settings.artist_name,
     },
-    brand: { '@type': 'Brand', name: settings.site_title },
+    brand: { '@type': 'Brand', name: siteTitle(settings, locale) },
     offers,
   };
 }

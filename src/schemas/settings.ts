@@ -37,9 +37,10 @@ const text = (max: number, required: string | null, lines: 'single' | 'multi' = 
       lines === 'multi' ? multiLine(CHARACTERS) : singleLine(CHARACTERS),
     );
 
+// Each message says how to write the field right (issue 27 §6), not just that it is wrong.
 const euroCents = (label: string) =>
-  z.number({ error: `${label} : montant invalide` }).check(
-    z.int({ error: `${label} : montant invalide` }),
+  z.number({ error: `${label} : montant invalide, écrivez par exemple 15,00` }).check(
+    z.int({ error: `${label} : montant invalide, deux décimales au plus (15,50)` }),
     z.gte(0, { error: `${label} : le montant ne peut pas être négatif` }),
     // Ten million euros: far above any shipping cost, and inside a 32-bit column.
     z.lte(1_000_000_000, { error: `${label} : montant trop élevé` }),
@@ -130,10 +131,17 @@ export const shippingNotesSchema = z
 type CheckNotes<T extends ShippingNotes> = T;
 export type ShippingNotesSetting = CheckNotes<z.infer<typeof shippingNotesSchema>>;
 
+const EMAIL_FIX = 'Adresse email invalide : écrivez-la comme nom@exemple.fr';
+export const SIRET_FIX =
+  'Le SIRET compte 14 chiffres (espaces permis) : corrigez-le, ou laissez le champ vide si vous n’en avez pas';
+const VAT_RATE_FIX = 'Taux de TVA invalide : écrivez un pourcentage, par exemple 5,5 ou 20';
+
 const hhmm = z.nullable(z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/)));
 
 export const settingsSchema = z.object({
   site_title: text(120, 'Le titre du site est obligatoire'),
+  /** The English pages' title (issue 27 §6); '' keeps the French one (settings stored before). */
+  site_title_en: text(120, null),
   // Textareas on the General tab: line breaks are the owner's.
   site_description: z.object({
     fr: text(300, 'La description en français est obligatoire', 'multi'),
@@ -143,12 +151,15 @@ export const settingsSchema = z.object({
   contact_email: z.string().check(
     z.trim(),
     z.toLowerCase(),
-    z.maxLength(254, { error: 'Adresse email invalide' }),
-    z.refine((value) => z.regexes.email.test(value), { error: 'Adresse email invalide' }),
+    z.maxLength(254, { error: EMAIL_FIX }),
+    z.refine((value) => z.regexes.email.test(value), { error: EMAIL_FIX }),
   ),
-  contact_phone: z
-    .string()
-    .check(z.trim(), z.regex(/^[0-9+().\s-]{0,40}$/, { error: 'Numéro de téléphone invalide' })),
+  contact_phone: z.string().check(
+    z.trim(),
+    z.regex(/^[0-9+().\s-]{0,40}$/, {
+      error: 'Numéro de téléphone invalide : chiffres, espaces et + ( ) . - seulement',
+    }),
+  ),
   contact_address: text(300, null),
   instagram_url: z.union([
     z.literal(''),
@@ -201,7 +212,7 @@ export const settingsSchema = z.object({
       address: text(400, null, 'multi'),
       siret: z.string().check(
         z.overwrite((value) => value.replace(/\s+/g, '')),
-        z.regex(/^(\d{14})?$/, { error: 'Le SIRET compte 14 chiffres' }),
+        z.regex(/^(\d{14})?$/, { error: SIRET_FIX }),
       ),
       /** A further mention printed under the VAT one (an intra-EU VAT number…), or ''. */
       vat_mention: text(200, null),
@@ -214,10 +225,10 @@ export const settingsSchema = z.object({
       vat_regime: z._default(z.enum(VAT_REGIMES, { error: 'Choisissez un régime de TVA' }), ''),
       vat_rate_bp: z._default(
         z
-          .number({ error: 'Taux de TVA invalide' })
+          .number({ error: VAT_RATE_FIX })
           .check(
-            z.int({ error: 'Taux de TVA invalide (deux décimales au plus)' }),
-            z.gte(0, { error: 'Taux de TVA invalide' }),
+            z.int({ error: 'Taux de TVA invalide (deux décimales au plus, par exemple 5,5)' }),
+            z.gte(0, { error: VAT_RATE_FIX }),
             z.lte(10_000, { error: 'Le taux de TVA ne peut dépasser 100 %' }),
           ),
         0,
@@ -238,6 +249,7 @@ export type SettingKey = keyof SiteSettings;
 export const SETTINGS_TABS = {
   general: [
     'site_title',
+    'site_title_en',
     'site_description',
     'contact_email',
     'contact_phone',
@@ -250,6 +262,14 @@ export const SETTINGS_TABS = {
   promotions: ['promo_codes', 'promo_banner_code'],
 } as const satisfies Record<string, readonly SettingKey[]>;
 export type SettingsTab = keyof typeof SETTINGS_TABS;
+
+/** The site's title in a page's language: the English one when the owner gave it (issue 27 §6). */
+export function siteTitle(
+  settings: Pick<SiteSettings, 'site_title' | 'site_title_en'>,
+  locale: 'fr' | 'en',
+): string {
+  return (locale === 'en' && settings.site_title_en?.trim()) || settings.site_title;
+}
 
 /** §8: the green banner of each tab. */
 export const SETTINGS_SAVED: Record<SettingsTab, string> = {

@@ -51,7 +51,8 @@ async function openTab(page: Page, name: (typeof TABS)[number]): Promise<Locator
 }
 
 const saved = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text });
-const SAVE_ERROR = "Erreur lors de l'enregistrement. Veuillez réessayer.";
+// A refused field: the banner says what to do (correct it), never 'Veuillez réessayer' (issue 27 §6).
+const SAVE_ERROR = "Rien n'a été enregistré : corrigez les champs signalés.";
 
 async function settingsNow(): Promise<SettingsView['settings']> {
   return ((await (await ownerOf().get('/api/admin/settings')).json()) as SettingsView).settings;
@@ -167,7 +168,7 @@ test('the three tabs: mouse, arrow keys, axe and screenshots at 1366 and 390 px'
   await expect(shop.getByText('Les prix ne seront pas convertis.')).toBeVisible();
   await expect(currency).toHaveAccessibleDescription(/420\s€ sera vendue 420\s\$US/);
   await expect(
-    shop.getByRole('spinbutton', { name: 'Frais de port par défaut ($)', exact: true }),
+    shop.getByRole('textbox', { name: 'Frais de port par défaut ($)', exact: true }),
   ).toBeVisible();
   await expectNoAxeViolations(page);
   await page.screenshot({
@@ -199,8 +200,8 @@ test('a general change saves with the green banner; a bad email is named and not
   ).toBeVisible();
   // While the bar stays in view, a field reached by Tab is never hidden behind it (WCAG 2.4.11).
   const unsavedBar = general.getByText('Modifications non enregistrées');
-  await general.getByRole('textbox', { name: 'Titre du site' }).focus();
-  for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
+  await general.getByRole('textbox', { name: 'Titre du site (français)' }).focus();
+  for (let i = 0; i < 4; i++) await page.keyboard.press('Tab');
   await expect(email).toBeFocused();
   const reached = (await email.boundingBox())!;
   expect(reached.y + reached.height).toBeLessThanOrEqual((await unsavedBar.boundingBox())!.y);
@@ -461,10 +462,12 @@ test('issue 26: the dashboard names what the legal identity lacks until the Gén
   const errors = await signIn(page);
   await page.goto('/admin/dashboard');
   await hydrated(page);
-  const notice = page.getByRole('complementary', { name: 'Identité légale incomplète' });
-  await expect(notice.getByRole('listitem')).toHaveText(['SIRET', 'Régime de TVA']);
+  // The dashboard's to-do line (issue 27): the SIRET is optional, so only the regime is missing.
+  const notice = page.locator('a[data-todo="legal"]');
+  await expect(notice).toContainText('Identité légale incomplète');
+  await expect(notice).toContainText('Il manque : Régime de TVA');
   await expectNoAxeViolations(page);
-  await notice.getByRole('link', { name: 'Compléter l’identité légale' }).click();
+  await notice.click();
   await expect(page).toHaveURL(/\/admin\/settings$/);
   await hydrated(page);
   const general = await openTab(page, 'Général');
@@ -488,8 +491,61 @@ test('issue 26: the dashboard names what the legal identity lacks until the Gén
   await page.goto('/admin/dashboard');
   await hydrated(page);
   await expect(page.getByRole('heading', { name: 'Commandes récentes' })).toBeVisible();
-  await expect(page.getByRole('complementary', { name: 'Identité légale incomplète' })).toHaveCount(
-    0,
+  await expect(page.locator('a[data-todo="legal"]')).toContainText('Identité légale complète');
+  expect(errors).toEqual([]);
+});
+
+test('issue 27 §6: a title per language, the legal address on its lines, amounts in French', async ({
+  page,
+  request,
+}) => {
+  test.slow();
+  const errors = await signIn(page);
+  // Amounts are written as a French reader does: '15,00', not '15.00'.
+  const commerce = await openTab(page, 'E-commerce');
+  const cost = commerce.getByRole('textbox', { name: /^Frais de port par défaut/ });
+  await expect(cost).toHaveValue(
+    new Intl.NumberFormat('fr-FR', { minimumFractionDigits: 2 })
+      .format(original.shipping_info.default_cost_cents / 100)
+      .replace(/[\u202f\u00a0]/g, ' '),
+  );
+  await expect(cost).toHaveValue(/,\d\d$/);
+
+  // The SIRET: a wrong one says how to write it, on the field.
+  const general = await openTab(page, 'Général');
+  const siret = general.getByLabel(/^SIRET/);
+  const save = general.getByRole('button', { name: 'Enregistrer les paramètres généraux' });
+  await siret.fill('1234');
+  await save.click();
+  await expect(siret).toHaveAccessibleDescription(/Le SIRET compte 14 chiffres \(espaces permis\)/);
+  await expect(siret).toBeFocused();
+  await expect(page.getByRole('alert').filter({ hasText: SAVE_ERROR })).toBeVisible();
+  await expect(page.getByText('Veuillez réessayer')).toHaveCount(0);
+  await general.getByRole('button', { name: 'Annuler les modifications' }).click();
+
+  // The English pages' own title; the legal address keeps its lines on the terms of sale.
+  const stamp = Date.now().toString(36);
+  const english = `Kovač Studio ${stamp}`;
+  const address = `3 rue des Arts ${stamp}\n75006 Paris`;
+  await general.getByLabel(/^Adresse légale/).fill(address);
+  await general.getByRole('textbox', { name: 'Titre du site (anglais)' }).fill(english);
+  await save.click();
+  await expect(saved(page, 'Paramètres généraux enregistrés avec succès')).toBeVisible();
+  expect((await settingsNow()).site_title_en).toBe(english);
+  const published = async (path: string, text: string) =>
+    expect
+      // A publish: tens of seconds on a busy two-core machine.
+      .poll(async () => (await (await request.get(path)).text()).includes(text), {
+        timeout: 240_000,
+        intervals: [500],
+      })
+      .toBe(true);
+  await published('/en/terms', ` · ${english}</title>`);
+  const terms = await (await request.get('/terms')).text();
+  expect(terms).toContain(`3 rue des Arts ${stamp}<br />75006 Paris`);
+  expect(terms).not.toContain(english);
+  expect(await (await request.get('/en/terms')).text()).toContain(
+    `3 rue des Arts ${stamp}<br />75006 Paris`,
   );
   expect(errors).toEqual([]);
 });

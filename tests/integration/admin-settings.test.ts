@@ -25,12 +25,12 @@ import {
 } from '#api/settings/index.ts';
 import {
   checkPatch,
-  eurosToCents,
   newPromoCode,
   patchOf,
   draftOf,
-  centsToEuros,
+  tabSchema,
 } from '../../src/admin/settings/drafts.ts';
+import { centsToField, fieldToCents } from '../../src/admin/ui/format.ts';
 import { POST as CART_PROMO } from '../../src/pages/api/cart/promo.ts';
 import { POST as CHECKOUT } from '../../src/pages/api/checkout/index.ts';
 import { GET, PATCH } from '../../src/pages/api/admin/settings.ts';
@@ -38,6 +38,7 @@ import {
   PROMO_MESSAGES,
   SETTINGS_TABS,
   SHIPPING_NOTES_ORDER,
+  SIRET_FIX,
   type SettingsView,
 } from '../../src/schemas/settings.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -177,6 +178,8 @@ describe('each tab round-trips', () => {
     general: [
       {
         site_title: '  Atelier Kovač  ',
+        // Issue 27 §6: the English pages' own title.
+        site_title_en: ' Kovač Studio ',
         site_description: { fr: 'Peintures à Lisbonne.', en: 'Paintings in Lisbon.' },
         contact_email: ' Atelier@Example.TEST ',
         contact_phone: '+33 6 12 34 56 78',
@@ -193,6 +196,7 @@ describe('each tab round-trips', () => {
       },
       {
         site_title: 'Atelier Kovač',
+        site_title_en: 'Kovač Studio',
         contact_email: 'atelier@example.test',
         legal_identity: {
           name: 'Sasha Kovač EI',
@@ -280,7 +284,11 @@ describe('each tab round-trips', () => {
 
 describe('a refused value saves nothing', () => {
   it.each([
-    ['contact_email', { contact_email: 'pas-une-adresse' }, 'Adresse email invalide'],
+    [
+      'contact_email',
+      { contact_email: 'pas-une-adresse' },
+      'Adresse email invalide : écrivez-la comme nom@exemple.fr',
+    ],
     [
       'instagram_url',
       { instagram_url: 'instagram.com/atelier' },
@@ -294,7 +302,7 @@ describe('a refused value saves nothing', () => {
     [
       'shipping_info.free_threshold_cents',
       { shipping_info: { default_cost_cents: 1500, free_threshold_cents: 4999.5 } },
-      'Seuil de livraison gratuite : montant invalide',
+      'Seuil de livraison gratuite : montant invalide, deux décimales au plus (15,50)',
     ],
     ['currency', { currency: 'JPY' }, 'Devise non proposée (EUR, USD ou GBP)'],
     [
@@ -320,7 +328,7 @@ describe('a refused value saves nothing', () => {
     [
       'legal_identity.siret',
       { legal_identity: { ...DEFAULT_SETTINGS.legal_identity, siret: '1234' } },
-      'Le SIRET compte 14 chiffres',
+      SIRET_FIX,
     ],
     // Issue 26: a VAT rate must be given under the 'rate' regime, and be a rate.
     [
@@ -339,7 +347,7 @@ describe('a refused value saves nothing', () => {
           vat_rate_bp: 5.5,
         },
       },
-      'Taux de TVA invalide (deux décimales au plus)',
+      'Taux de TVA invalide (deux décimales au plus, par exemple 5,5)',
     ],
     [
       'legal_identity.vat_regime',
@@ -466,32 +474,63 @@ describe('the VAT rate on the screen, basis points in the settings', () => {
       },
     };
     const draft = draftOf('general', settings);
-    expect(draft['legal_identity.vat_rate_bp']).toBe('5,5');
+    expect(draft.legal_identity.vat_rate_bp).toBe('5,5');
     expect(patchOf('general', draft).legal_identity).toMatchObject({
       vat_regime: 'rate',
       vat_rate_bp: 550,
     });
-    const typed = { ...draft, 'legal_identity.vat_rate_bp': ' 20 % ' };
+    const typed = { ...draft, legal_identity: { ...draft.legal_identity, vat_rate_bp: ' 20 % ' } };
     expect(patchOf('general', typed).legal_identity).toMatchObject({ vat_rate_bp: 2000 });
-    const empty = { ...draft, 'legal_identity.vat_rate_bp': '' };
+    const empty = { ...draft, legal_identity: { ...draft.legal_identity, vat_rate_bp: '' } };
     expect(checkPatch(patchOf('general', empty))).toEqual({
       'legal_identity.vat_rate_bp': 'Indiquez le taux de TVA',
     });
   });
 });
 
-describe('euros on the screen, cents in the settings', () => {
-  it('converts without float errors', () => {
-    expect(eurosToCents('19.99')).toBe(1999);
-    expect(eurosToCents('0.29')).toBe(29);
-    expect(eurosToCents('1.1')).toBe(110);
-    expect(eurosToCents('4,35')).toBe(435);
-    expect(eurosToCents('500')).toBe(50000);
-    expect(eurosToCents('')).toBeNaN();
-    expect(eurosToCents('abc')).toBeNaN();
-    expect(centsToEuros(1500, true)).toBe('15.00');
-    expect(centsToEuros(50000, false)).toBe('500');
-    expect(centsToEuros(50050, false)).toBe('500.50');
+describe('euros on the screen, in French; cents in the settings', () => {
+  it('shows 9 400,00 and reads it back, without float errors', () => {
+    const settings = {
+      ...DEFAULT_SETTINGS,
+      shipping_info: { default_cost_cents: 940_000, free_threshold_cents: 50_000 },
+    };
+    const draft = draftOf('commerce', settings);
+    expect(draft.shipping_info).toEqual({
+      default_cost_cents: '9 400,00',
+      free_threshold_cents: '500',
+    });
+    expect(patchOf('commerce', draft).shipping_info).toEqual(settings.shipping_info);
+    expect(fieldToCents('19,99')).toBe(1999);
+    expect(fieldToCents('0.29')).toBe(29);
+    expect(fieldToCents('1,1')).toBe(110);
+    expect(fieldToCents('')).toBeNaN();
+    expect(centsToField(50050, false)).toBe('500,50');
+  });
+
+  it("the tab's resolver is the kernel's schema: a field's message says how to write it", () => {
+    const draft = draftOf('commerce', DEFAULT_SETTINGS);
+    const typed = {
+      ...draft,
+      shipping_info: { ...draft.shipping_info, default_cost_cents: '15 €€' },
+    };
+    const parsed = tabSchema('commerce').safeParse(typed);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]).toMatchObject({
+      path: ['shipping_info', 'default_cost_cents'],
+      message: 'Frais de port : montant invalide, écrivez par exemple 15,00',
+    });
+    const general = draftOf('general', DEFAULT_SETTINGS);
+    const siret = { ...general, legal_identity: { ...general.legal_identity, siret: '1234' } };
+    expect(tabSchema('general').safeParse(siret).error?.issues[0]).toMatchObject({
+      path: ['legal_identity', 'siret'],
+      message: SIRET_FIX,
+    });
+    // A valid form gives the patch the endpoint takes, normalised.
+    const ok = tabSchema('general').safeParse({
+      ...general,
+      site_title_en: ' Sasha Kovač Gallery ',
+    });
+    expect(ok.data).toMatchObject({ site_title_en: 'Sasha Kovač Gallery' });
   });
 });
 

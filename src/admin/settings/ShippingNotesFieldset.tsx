@@ -1,74 +1,44 @@
 // The E-commerce tab's shipping notes (issue 25, part 7): what an original's page tells a collector
 // about crate, insurance and lead time when the work has no note of its own — one note per size
 // class, in both languages, the classes bounded by the longest side in centimetres.
+import { useWatch, type UseFormReturn } from 'react-hook-form';
 import { SIZE_CLASSES } from '../../domain/shipping-note.ts';
+import type { Translate } from '../ui/kit.tsx';
 import type { CommerceDraft } from './drafts.ts';
-import { Field, INPUT, type Translate } from '../ui/kit.tsx';
+import { FIELDSET, LEGEND, TextField, UnitField } from './fields.tsx';
 
 interface Props {
   t: Translate;
-  draft: CommerceDraft;
-  errors: Record<string, string>;
-  update: (change: Partial<CommerceDraft>) => void;
-  fieldset: string;
-  legend: string;
+  form: UseFormReturn<CommerceDraft, unknown, unknown>;
 }
 
-export default function ShippingNotesFieldset({
-  t,
-  draft,
-  errors,
-  update,
-  fieldset,
-  legend,
-}: Props) {
-  const limit = (path: 'shipping_notes.small_max_cm' | 'shipping_notes.medium_max_cm') => (
-    <Field
-      path={path}
-      label={t(
-        `shippingNotes.${path === 'shipping_notes.small_max_cm' ? 'smallMax' : 'mediumMax'}`,
-      )}
-      error={errors[path]}
-      required
-    >
-      {(control) => (
-        <div className="relative mt-1 max-w-40">
-          <input
-            {...control}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={1000}
-            step={1}
-            value={draft[path]}
-            onChange={(e) => update({ [path]: e.target.value })}
-            className={`${INPUT} mt-0 pr-10 text-right tabular-nums`}
-          />
-          <span
-            aria-hidden="true"
-            className="pointer-events-none absolute inset-y-0 right-3 flex items-center text-black/70"
-          >
-            cm
-          </span>
-        </div>
-      )}
-    </Field>
-  );
+export default function ShippingNotesFieldset({ t, form }: Props) {
+  const [small, medium] = useWatch({
+    control: form.control,
+    name: ['shipping_notes.small_max_cm', 'shipping_notes.medium_max_cm'],
+  });
   const ranges = {
-    small: t('shippingNotes.smallRange', { max: draft['shipping_notes.small_max_cm'] }),
-    medium: t('shippingNotes.mediumRange', {
-      min: draft['shipping_notes.small_max_cm'],
-      max: draft['shipping_notes.medium_max_cm'],
-    }),
-    large: t('shippingNotes.largeRange', { min: draft['shipping_notes.medium_max_cm'] }),
+    small: t('shippingNotes.smallRange', { max: small }),
+    medium: t('shippingNotes.mediumRange', { min: small, max: medium }),
+    large: t('shippingNotes.largeRange', { min: medium }),
   };
   return (
-    <fieldset className={fieldset}>
-      <legend className={legend}>{t('shippingNotes.legend')}</legend>
+    <fieldset className={FIELDSET}>
+      <legend className={LEGEND}>{t('shippingNotes.legend')}</legend>
       <p className="max-w-prose text-sm text-black/75">{t('shippingNotes.intro')}</p>
       <div className="grid gap-5 md:grid-cols-2">
-        {limit('shipping_notes.small_max_cm')}
-        {limit('shipping_notes.medium_max_cm')}
+        {(['small', 'medium'] as const).map((size) => (
+          <UnitField
+            key={size}
+            form={form}
+            path={`shipping_notes.${size}_max_cm`}
+            label={t(`shippingNotes.${size}Max`)}
+            unit="cm"
+            width="max-w-40"
+            inputMode="numeric"
+            whole={{ min: 1, max: 1000 }}
+          />
+        ))}
       </div>
       {SIZE_CLASSES.map((size) => (
         <div key={size} className="border-t border-black/10 pt-4">
@@ -77,30 +47,15 @@ export default function ShippingNotesFieldset({
             <span className="font-sans text-sm text-black/70">{ranges[size]}</span>
           </p>
           <div className="mt-2 grid gap-5 md:grid-cols-2">
-            {(['fr', 'en'] as const).map((lang) => {
-              const path = `shipping_notes.${size}.${lang}` as const;
-              return (
-                <Field
-                  key={lang}
-                  path={path}
-                  label={t(`shippingNotes.note.${lang}`)}
-                  error={errors[path]}
-                  required
-                >
-                  {(control) => (
-                    <textarea
-                      {...control}
-                      lang={lang}
-                      rows={3}
-                      maxLength={600}
-                      value={draft[path]}
-                      onChange={(e) => update({ [path]: e.target.value })}
-                      className={INPUT}
-                    />
-                  )}
-                </Field>
-              );
-            })}
+            {(['fr', 'en'] as const).map((lang) => (
+              <TextField
+                key={lang}
+                form={form}
+                path={`shipping_notes.${size}.${lang}`}
+                label={t(`shippingNotes.note.${lang}`)}
+                options={{ required: true, rows: 3, maxLength: 600, lang }}
+              />
+            ))}
           </div>
         </div>
       ))}

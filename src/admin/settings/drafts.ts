@@ -1,7 +1,10 @@
-// What each tab edits, as the form holds it, and the patch it saves (back office §2, §5; issue 12).
-// The checks are the shared schema's own (src/schemas/settings.ts), path for path as the server
-// names a bad field, so the owner reads the same message before and after the round trip. Money
-// is held in euros as typed and saved in cents, rounded to the cent without float errors.
+// What each tab edits, as its react-hook-form holds it, and the patch it saves (back office §2, §5;
+// issues 12, 27). The form values have the settings' own shape, so a field's name is the path the
+// server names a bad value by (`legal_identity.siret`); only what the owner types as text differs:
+// amounts in French ('9 400,00', src/admin/ui/format.ts), centimetres and the VAT rate ('5,5').
+// Each tab's resolver is the kernel's schema (src/schemas/settings.ts) after `patchOf`: the owner
+// reads the same message before and after the round trip.
+import * as z from 'zod/mini';
 import { formatVatRate, parseVatRate } from '../../domain/legal.ts';
 import { fieldErrors } from '../../schemas/fields.ts';
 import {
@@ -9,111 +12,100 @@ import {
   PROMO_MESSAGES,
   promoCodeSchema,
   settingsSchema,
+  SETTINGS_TABS,
   type PromoCode,
   type SettingKey,
   type SettingsTab,
   type SiteSettings,
 } from '../../schemas/settings.ts';
+import { centsToField, fieldToCents } from '../ui/format.ts';
 
-/** The Général tab: one string (or the maintenance flag) per dotted setting path. */
-export type GeneralDraft = Record<(typeof GENERAL_PATHS)[number], string> & {
+type Bilingual = { fr: string; en: string };
+
+/** The Général tab's form values. */
+export type GeneralDraft = {
+  site_title: string;
+  site_title_en: string;
+  site_description: Bilingual;
+  contact_email: string;
+  contact_phone: string;
+  contact_address: string;
+  instagram_url: string;
   site_maintenance: boolean;
+  legal_identity: {
+    name: string;
+    address: string;
+    siret: string;
+    vat_mention: string;
+    /** Issue 26: '' | 'franchise' | 'rate'. */
+    vat_regime: string;
+    /** The rate as typed in percent ('5,5'). */
+    vat_rate_bp: string;
+  };
 };
-export const GENERAL_PATHS = [
-  'site_title',
-  'site_description.fr',
-  'site_description.en',
-  'contact_email',
-  'contact_phone',
-  'contact_address',
-  'instagram_url',
-  'legal_identity.name',
-  'legal_identity.address',
-  'legal_identity.siret',
-  'legal_identity.vat_mention',
-  // Issue 26: '' | 'franchise' | 'rate', and the rate as typed in percent ('5,5').
-  'legal_identity.vat_regime',
-  'legal_identity.vat_rate_bp',
-] as const;
 
-export interface CommerceDraft extends Record<(typeof SHIPPING_NOTE_PATHS)[number], string> {
+/** The E-commerce tab's form values: amounts and centimetres as typed. */
+export type CommerceDraft = {
   currency: string;
-  /** Euros as typed ('15.00'). */
-  'shipping_info.default_cost_cents': string;
-  'shipping_info.free_threshold_cents': string;
-}
+  shipping_info: { default_cost_cents: string; free_threshold_cents: string };
+  /** issue 25, part 7: the originals' shipping notes by size. */
+  shipping_notes: {
+    small_max_cm: string;
+    medium_max_cm: string;
+    small: Bilingual;
+    medium: Bilingual;
+    large: Bilingual;
+  };
+};
 
-/** issue 25, part 7: the originals' shipping notes by size, as the E-commerce tab holds them. */
-export const SHIPPING_NOTE_PATHS = [
-  'shipping_notes.small_max_cm',
-  'shipping_notes.medium_max_cm',
-  'shipping_notes.small.fr',
-  'shipping_notes.small.en',
-  'shipping_notes.medium.fr',
-  'shipping_notes.medium.en',
-  'shipping_notes.large.fr',
-  'shipping_notes.large.en',
-] as const;
-
-/** Centimetres as typed → a number; NaN when empty or not a number (the schema names the field). */
-const centimetres = (typed: string) => (typed.trim() === '' ? NaN : Number(typed.trim()));
-
-export interface PromotionsDraft {
+export type PromotionsDraft = {
   promo_codes: PromoCode[];
   promo_banner_code: string;
-}
+};
 
-export interface Drafts {
+export type Drafts = {
   general: GeneralDraft;
   commerce: CommerceDraft;
   promotions: PromotionsDraft;
-}
+};
 
-/** Cents as the euros field shows them: '15.00' for a cost, '500' for a whole threshold. */
-export function centsToEuros(cents: number, decimals: boolean): string {
-  return decimals || cents % 100 !== 0 ? (cents / 100).toFixed(2) : String(cents / 100);
-}
-
-/** Euros as typed → cents; NaN when empty or not a number (the schema then names the field). */
-export function eurosToCents(euros: string): number {
-  const text = euros.trim().replace(',', '.');
-  return text === '' ? NaN : Math.round(Number(text) * 100);
-}
+/** Centimetres as typed → a number; NaN when empty or not a number (the schema names the field). */
+const centimetres = (typed: string) => (typed.trim() === '' ? NaN : Number(typed.trim()));
 
 export function draftOf<T extends SettingsTab>(tab: T, s: SiteSettings): Drafts[T] {
   const drafts: { [K in SettingsTab]: () => Drafts[K] } = {
     general: () => ({
       site_title: s.site_title,
-      'site_description.fr': s.site_description.fr,
-      'site_description.en': s.site_description.en,
+      site_title_en: s.site_title_en,
+      site_description: { ...s.site_description },
       contact_email: s.contact_email,
       contact_phone: s.contact_phone,
       contact_address: s.contact_address,
       instagram_url: s.instagram_url,
       site_maintenance: s.site_maintenance,
-      'legal_identity.name': s.legal_identity.name,
-      'legal_identity.address': s.legal_identity.address,
-      'legal_identity.siret': s.legal_identity.siret,
-      'legal_identity.vat_mention': s.legal_identity.vat_mention,
-      'legal_identity.vat_regime': s.legal_identity.vat_regime,
-      'legal_identity.vat_rate_bp':
-        s.legal_identity.vat_rate_bp > 0 ? formatVatRate(s.legal_identity.vat_rate_bp, 'fr') : '',
+      legal_identity: {
+        name: s.legal_identity.name,
+        address: s.legal_identity.address,
+        siret: s.legal_identity.siret,
+        vat_mention: s.legal_identity.vat_mention,
+        vat_regime: s.legal_identity.vat_regime,
+        vat_rate_bp:
+          s.legal_identity.vat_rate_bp > 0 ? formatVatRate(s.legal_identity.vat_rate_bp, 'fr') : '',
+      },
     }),
     commerce: () => ({
       currency: s.currency,
-      'shipping_info.default_cost_cents': centsToEuros(s.shipping_info.default_cost_cents, true),
-      'shipping_info.free_threshold_cents': centsToEuros(
-        s.shipping_info.free_threshold_cents,
-        false,
-      ),
-      'shipping_notes.small_max_cm': String(s.shipping_notes.small_max_cm),
-      'shipping_notes.medium_max_cm': String(s.shipping_notes.medium_max_cm),
-      'shipping_notes.small.fr': s.shipping_notes.small.fr,
-      'shipping_notes.small.en': s.shipping_notes.small.en,
-      'shipping_notes.medium.fr': s.shipping_notes.medium.fr,
-      'shipping_notes.medium.en': s.shipping_notes.medium.en,
-      'shipping_notes.large.fr': s.shipping_notes.large.fr,
-      'shipping_notes.large.en': s.shipping_notes.large.en,
+      shipping_info: {
+        default_cost_cents: centsToField(s.shipping_info.default_cost_cents, true),
+        free_threshold_cents: centsToField(s.shipping_info.free_threshold_cents, false),
+      },
+      shipping_notes: {
+        small_max_cm: String(s.shipping_notes.small_max_cm),
+        medium_max_cm: String(s.shipping_notes.medium_max_cm),
+        small: { ...s.shipping_notes.small },
+        medium: { ...s.shipping_notes.medium },
+        large: { ...s.shipping_notes.large },
+      },
     }),
     promotions: () => ({
       promo_codes: s.promo_codes.map((code) => ({ ...code })),
@@ -130,47 +122,61 @@ export function patchOf<T extends SettingsTab>(
 ): Partial<Record<SettingKey, unknown>> {
   if (tab === 'general') {
     const d = draft as GeneralDraft;
+    const legal = d.legal_identity;
     return {
       site_title: d.site_title,
-      site_description: { fr: d['site_description.fr'], en: d['site_description.en'] },
+      site_title_en: d.site_title_en,
+      site_description: { fr: d.site_description.fr, en: d.site_description.en },
       contact_email: d.contact_email,
       contact_phone: d.contact_phone,
       contact_address: d.contact_address,
       instagram_url: d.instagram_url,
       site_maintenance: d.site_maintenance,
       legal_identity: {
-        name: d['legal_identity.name'],
-        address: d['legal_identity.address'],
-        siret: d['legal_identity.siret'],
-        vat_mention: d['legal_identity.vat_mention'],
-        vat_regime: d['legal_identity.vat_regime'],
+        name: legal.name,
+        address: legal.address,
+        siret: legal.siret,
+        vat_mention: legal.vat_mention,
+        vat_regime: legal.vat_regime,
         // Empty: no rate (the schema asks for one under 'rate'); anything else must read as one.
-        vat_rate_bp:
-          d['legal_identity.vat_rate_bp'].trim() === ''
-            ? 0
-            : parseVatRate(d['legal_identity.vat_rate_bp']),
+        vat_rate_bp: legal.vat_rate_bp.trim() === '' ? 0 : parseVatRate(legal.vat_rate_bp),
       },
     };
   }
   if (tab === 'commerce') {
     const d = draft as CommerceDraft;
+    const notes = d.shipping_notes;
     return {
       currency: d.currency,
       shipping_info: {
-        default_cost_cents: eurosToCents(d['shipping_info.default_cost_cents']),
-        free_threshold_cents: eurosToCents(d['shipping_info.free_threshold_cents']),
+        default_cost_cents: fieldToCents(d.shipping_info.default_cost_cents),
+        free_threshold_cents: fieldToCents(d.shipping_info.free_threshold_cents),
       },
       shipping_notes: {
-        small_max_cm: centimetres(d['shipping_notes.small_max_cm']),
-        medium_max_cm: centimetres(d['shipping_notes.medium_max_cm']),
-        small: { fr: d['shipping_notes.small.fr'], en: d['shipping_notes.small.en'] },
-        medium: { fr: d['shipping_notes.medium.fr'], en: d['shipping_notes.medium.en'] },
-        large: { fr: d['shipping_notes.large.fr'], en: d['shipping_notes.large.en'] },
+        small_max_cm: centimetres(notes.small_max_cm),
+        medium_max_cm: centimetres(notes.medium_max_cm),
+        small: { fr: notes.small.fr, en: notes.small.en },
+        medium: { fr: notes.medium.fr, en: notes.medium.en },
+        large: { fr: notes.large.fr, en: notes.large.en },
       },
     };
   }
   const d = draft as PromotionsDraft;
   return { promo_codes: d.promo_codes, promo_banner_code: d.promo_banner_code };
+}
+
+const mask = (tab: SettingsTab) =>
+  Object.fromEntries(SETTINGS_TABS[tab].map((key) => [key, true])) as Record<SettingKey, true>;
+
+/**
+ * A tab's resolver schema: the form values → the patch → the kernel's schema of those keys. Its
+ * output is the checked, normalised patch the tab sends.
+ */
+export function tabSchema<T extends SettingsTab>(tab: T) {
+  return z.pipe(
+    z.transform((values: Drafts[T]) => patchOf(tab, values)),
+    z.pick(settingsSchema, mask(tab)),
+  );
 }
 
 /** Checks a patch key by key with the shared schema: errors by path, as the server words them. */
@@ -183,11 +189,6 @@ export function checkPatch(patch: Partial<Record<SettingKey, unknown>>): Record<
       errors[path === '_' ? key : `${key}.${path}`] ??= message;
   }
   return errors;
-}
-
-/** Whether the draft saves anything different from the settings it started from. */
-export function differs<T extends SettingsTab>(tab: T, draft: Drafts[T], s: SiteSettings): boolean {
-  return JSON.stringify(patchOf(tab, draft)) !== JSON.stringify(patchOf(tab, draftOf(tab, s)));
 }
 
 /**
