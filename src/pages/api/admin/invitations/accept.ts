@@ -1,7 +1,8 @@
-// POST /api/admin/invitations/accept `{ token, fullName, password, confirmPassword }` → 201
+// POST /api/admin/invitations/accept `{ token, email?, fullName, password, confirmPassword }` → 201
 // `{ ok: true }` and a `session` cookie: the invitation (single-use, 72 h) becomes a new
 // administrator account, signed in. 400 `invalid_token`; 409 `account_exists` when the invited
-// address already has an account. The one /api/admin/** endpoint open without a session.
+// address already has an account. The one /api/admin/** endpoint open without a session. `email`
+// is for the first administrator's setup link, which names no address (docs/decisions/048).
 import { acceptAdminInvitation, logout } from '#api/accounts/index.ts';
 import { getDb } from '#api/db/context.ts';
 import { defineEndpoint } from '#api/http/endpoint.ts';
