@@ -236,8 +236,10 @@ async function main(): Promise<void> {
     // plain line — the log says where it is, never the link itself — and on /admin/login to a
     // request from this machine. Made again when it lapses; forgotten once an administrator exists.
     let keptPrinted = false;
+    let setupLooked = false;
     const setupLink = async () => {
       const setup = await ensureSetupLink(db, { dataDir: config.dataDir });
+      setupLooked = true;
       if (!setup || (!setup.made && keptPrinted)) return;
       keptPrinted = true;
       console.log(
@@ -288,10 +290,11 @@ async function main(): Promise<void> {
     // and the erasures the owner asked for once a customer's open orders closed are carried out.
     // On several nodes one of them at a time does it (the others skip that minute).
     const sweep = async () => {
-      if (keepsSetupLink(config.dataDir)) await setupLink();
       await sweepExpiredHolds(db);
       const erased = await runErasuresDue(db);
       if (erased) log.info(`Galerie: carried out ${erased} scheduled customer erasure(s)`);
+      // The setup link lapsed, or its first making failed: a new one (decision 048).
+      if (!setupLooked || keepsSetupLink(config.dataDir)) await setupLink();
     };
     const sweeper = setInterval(() => {
       (cluster ? tryClusterLock(db, CLUSTER_LOCKS.sweep, sweep) : sweep()).catch((error: unknown) =>
@@ -334,7 +337,10 @@ async function main(): Promise<void> {
     log.info(
       `Galerie: ready at http://${config.host}:${port}/ (started in ${seconds(performance.now() - started)})`,
     );
-    await setupLink();
+    // A failure here (a read-only DATA_DIR, say) must not stop a shop that serves: said, retried.
+    await setupLink().catch((error: unknown) =>
+      log.error({ err: error }, 'Galerie: making the setup link failed (retried every minute)'),
+    );
   } catch (error) {
     await handle?.close().catch(() => {});
     throw error;
