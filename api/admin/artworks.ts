@@ -710,6 +710,8 @@ export async function bulkArtworks(
 ): Promise<BulkResult> {
   const ids = [...new Set(input.ids)];
   if (input.action === 'delete') {
+    // All of them or none: an unknown one refuses the action before anything is deleted.
+    await deps.db.transaction().execute((trx) => lockMany(trx, ids));
     let archived = 0;
     for (const id of ids) if ((await deleteArtwork(deps, id, actor)).archived) archived++;
     return { changed: ids.length - archived, archived };

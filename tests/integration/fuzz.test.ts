@@ -436,6 +436,8 @@ const EXAMPLES: Record<string, () => unknown> = {
   'PATCH /api/admin/artworks/[id]': () => ({ version: 1, title: { fr: 'Titre', en: 'Title' } }),
   'POST /api/admin/artworks/[id]/move': () => ({ direction: 'up' }),
   'POST /api/admin/artworks/order': () => ({ ids: [fixture.print, fixture.original] }),
+  'POST /api/admin/artworks/bulk': () => ({ action: 'hide', ids: [fixture.print] }),
+  'POST /api/admin/artworks/[id]/highlight': () => ({ highlight: 'featured' }),
   'POST /api/admin/customers/erase': () => ({
     email: fixture.victimEmail,
     confirmation: fixture.victimEmail,
