@@ -9,12 +9,15 @@ import type {
   InvoiceRef,
   OrderDetail,
   OrderHistoryEntry,
+  OrderLinesRefund,
+  OrderLinesRefundResult,
   OrderList,
   OrderListQuery,
   OrderRow,
   OrderSort,
   OrderStatusChange,
   OrderStatusResult,
+  PackingSlip,
 } from '../../src/schemas/admin-orders.ts';
 import { ORDERS_PAGE_SIZE } from '../../src/schemas/admin-orders.ts';
 import {
@@ -39,7 +42,9 @@ import type { Mailer } from '../mail/index.ts';
 import { shippingMail } from '../mail/shipping.ts';
 import { cancellationMail } from '../mail/cancellation.ts';
 import { mailedInvoice } from '../invoices/mailed.ts';
+import { addressLines, parseAddress } from '../orders/address.ts';
 import { readOrder } from '../orders/index.ts';
+import { refundLines, LinesRefusedError } from '../orders/refund-lines.ts';
 import { orderReturned } from '../orders/returns.ts';
 import { editionLabelsOfItems } from '../editions/index.ts';
 import { SHOP_TIME_ZONE } from '../orders/sales.ts';
@@ -240,22 +245,13 @@ export async function listAdminOrders(db: Database, query: OrderListQuery): Prom
   };
 }
 
-interface StoredAddress {
-  street?: string;
-  postalCode?: string;
-  postal_code?: string;
-  city?: string;
-  country?: string;
-  additionalInfo?: string;
-}
-
 function addressOf(value: unknown): OrderDetail['shippingAddress'] {
-  const a = ((typeof value === 'string' ? JSON.parse(value) : value) ?? {}) as StoredAddress;
+  const a = parseAddress(value);
   return {
-    street: a.street ?? '',
-    postal_code: a.postalCode ?? a.postal_code ?? '',
-    city: a.city ?? '',
-    country: a.country ?? '',
+    street: a.street,
+    postal_code: a.postalCode,
+    city: a.city,
+    country: a.country,
     ...(a.additionalInfo ? { additional_info: a.additionalInfo } : {}),
   };
 }
@@ -271,6 +267,7 @@ const label = (status: unknown): string =>
  * is shown raw. */
 const ACTIONS: Record<string, string> = {
   'order.refund_requested': 'Remboursement demandé à Stripe',
+  'order.lines_refund_requested': 'Remboursement partiel demandé à Stripe',
   'order.refund': 'Remboursement via Stripe',
   'order.restock': 'Œuvres remises en vente',
   'order.withdrawal': 'Rétractation demandée',
@@ -281,12 +278,19 @@ const ACTIONS: Record<string, string> = {
 
 function summaryOf(action: string, before: unknown, after: unknown, currency: string): string {
   if (action === 'order.refund') {
-    const a = (after ?? {}) as { refunded_cents?: number; credit_note?: string };
+    const a = (after ?? {}) as {
+      refunded_cents?: number;
+      credit_note?: string;
+      partial?: boolean;
+      works?: string[];
+    };
     const details = [
       typeof a.refunded_cents === 'number' ? formatMoney(a.refunded_cents, currency) : null,
       a.credit_note ? `avoir ${a.credit_note}` : null,
     ].filter(Boolean);
-    return `${ACTIONS[action]}${details.length ? ` (${details.join(', ')})` : ''}`;
+    const what = a.partial ? 'Remboursement partiel via Stripe' : ACTIONS[action];
+    const works = a.partial && a.works?.length ? ` : ${a.works.join(', ')}` : '';
+    return `${what}${details.length ? ` (${details.join(', ')})` : ''}${works}`;
   }
   if (action !== 'order.status') return ACTIONS[action] ?? action;
   const b = (before ?? {}) as { status?: string };
@@ -368,10 +372,19 @@ export async function getAdminOrder(
   if (!o) throw notFound();
   const [items, invoices, history] = await Promise.all([
     db
-      .selectFrom('order_items')
-      .select(['id', 'title', 'artwork_type', 'quantity', 'unit_price_cents'])
-      .where('order_id', '=', o.id)
-      .orderBy('id')
+      .selectFrom('order_items as i')
+      .leftJoin('artworks as a', 'a.id', 'i.artwork_id')
+      .select([
+        'i.id',
+        'i.title',
+        'i.artwork_type',
+        'i.quantity',
+        'i.unit_price_cents',
+        'i.refunded_at',
+        'a.dimensions',
+      ])
+      .where('i.order_id', '=', o.id)
+      .orderBy('i.id')
       .execute(),
     invoicesOf(db, o.id),
     historyOf(db, o.id, o.paid_at, o.currency),
@@ -381,13 +394,17 @@ export async function getAdminOrder(
     ...toRow(o),
     customerPhone: o.customer_phone,
     shippingAddress: addressOf(o.shipping_address),
+    shippingLines: addressLines(o.shipping_address, 'fr'),
     lines: items.map((i) => ({
+      id: i.id,
       title: i.title,
       type: i.artwork_type === 'original' ? 'original' : 'print',
       quantity: i.quantity,
       unitPriceCents: i.unit_price_cents,
       lineCents: i.unit_price_cents * i.quantity,
       editions: editions.get(i.id) ?? [],
+      dimensions: (i.dimensions ?? '').trim(),
+      refunded: i.refunded_at !== null,
     })),
     subtotalCents: o.subtotal_cents,
     promoCode: o.promo_code,
@@ -668,6 +685,100 @@ async function sendCancellationMail(
     log.error({ err: error }, `Order ${summary.number}: the cancellation mail could not be sent`);
     return 'failed';
   }
+}
+
+// ── Refund of some lines, packing slip (issue 27) ───────────────────────────────────────────────
+
+/** The refund of some lines (api/orders/refund-lines.ts), its refusals in the owner's words. */
+export async function refundAdminOrderLines(
+  deps: { db: Database; payments?: Payments | undefined },
+  id: string,
+  input: OrderLinesRefund,
+  actor: Actor,
+): Promise<OrderLinesRefundResult> {
+  const order = await stateOf(deps.db, orderId(id));
+  let result: Awaited<ReturnType<typeof refundLines>>;
+  try {
+    result = await refundLines(deps.db, order.id, input.items, { actor, restock: input.restock });
+  } catch (error) {
+    if (error instanceof LinesRefusedError)
+      throw new AppError('rejected', { message: error.message, cause: error });
+    throw refundRefusal(error) ?? error;
+  }
+  return {
+    order: await getAdminOrder(deps.db, order.id, deps.payments),
+    refundedCents: result.refundedCents,
+    creditNote: result.creditNote,
+    restocked: result.restocked.length > 0,
+  };
+}
+
+/** The packing slip of a listed order: where it goes and what is in it, without prices. */
+export async function packingSlip(db: Executor, id: string): Promise<PackingSlip> {
+  const o = await db
+    .selectFrom('orders')
+    .select([
+      'id',
+      'order_number',
+      'customer_name',
+      'customer_phone',
+      'shipping_address',
+      'paid_at',
+      'created_at',
+      'locale',
+    ])
+    .where('id', '=', orderId(id))
+    .where('payment_status', 'in', LISTED)
+    .executeTakeFirst();
+  if (!o) throw notFound();
+  const [items, editions, settings] = await Promise.all([
+    db
+      .selectFrom('order_items as i')
+      .leftJoin('artworks as a', 'a.id', 'i.artwork_id')
+      .select([
+        'i.id',
+        'i.title',
+        'i.artwork_type',
+        'i.quantity',
+        'i.refunded_at',
+        'a.dimensions',
+        'a.technique_fr',
+        'a.year',
+      ])
+      .where('i.order_id', '=', o.id)
+      .orderBy('i.id')
+      .execute(),
+    editionLabelsOfItems(db, [o.id]),
+    liveSettings(db),
+  ]);
+  const legal = settings.legal_identity;
+  return {
+    number: o.order_number,
+    date: iso(o.paid_at ?? o.created_at),
+    customerName: o.customer_name,
+    phone: o.customer_phone,
+    shippingLines: addressLines(o.shipping_address, 'fr'),
+    // The legal address keeps its line breaks (issue 27 item 6).
+    seller: {
+      name: legal.name.trim() || settings.site_title,
+      lines: (legal.address.trim() || settings.contact_address)
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter(Boolean),
+    },
+    // A refunded work is not in the parcel.
+    lines: items
+      .filter((i) => i.refunded_at === null)
+      .map((i) => ({
+        title: i.title,
+        type: i.artwork_type === 'original' ? ('original' as const) : ('print' as const),
+        quantity: i.quantity,
+        dimensions: (i.dimensions ?? '').trim(),
+        technique: (i.technique_fr ?? '').trim(),
+        year: i.year ?? null,
+        editions: editions.get(i.id) ?? [],
+      })),
+  };
 }
 
 // ── CSV export ──────────────────────────────────────────────────────────────────────────────────

@@ -143,11 +143,15 @@ export async function revokeOrderCertificates(
   now: Date,
   reason: keyof typeof RETURN_REASONS,
   actor: Actor | null = null,
+  /** Only the certificates of these order lines (a refund of some lines, issue 27). */
+  itemIds?: readonly number[],
 ): Promise<string[]> {
+  if (itemIds?.length === 0) return [];
   const rows = await trx
     .selectFrom('certificates')
     .select('serial')
     .where('order_id', '=', orderId)
+    .$if(itemIds !== undefined, (qb) => qb.where('order_item_id', 'in', itemIds!))
     .where('state', '=', 'valid')
     .forUpdate()
     .execute();

@@ -273,6 +273,7 @@ export interface OrderItems {
   id: Generated<number>;
   order_id: string;
   quantity: number;
+  refunded_at: Timestamp | null;
   title: string;
   unit_price_cents: number;
 }

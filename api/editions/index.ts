@@ -234,12 +234,16 @@ export async function returnEditionCopies(
   reason: ReturnReason,
   restock: boolean,
   actor: Actor | null = null,
+  /** Only the copies of these order lines (a refund of some lines, issue 27); all when absent. */
+  itemIds?: readonly number[],
 ): Promise<ReturnedCopy[]> {
   const changed: ReturnedCopy[] = [];
+  if (itemIds?.length === 0) return changed;
   const returned = await trx
     .updateTable('edition_copies')
     .set({ state: 'returned', returned_at: now, return_reason: reason, updated_at: now })
     .where('order_id', '=', orderId)
+    .$if(itemIds !== undefined, (qb) => qb.where('order_item_id', 'in', itemIds!))
     .where('state', '=', 'sold')
     .returning(['artwork_id', 'number'])
     .execute();
@@ -251,6 +255,7 @@ export async function returnEditionCopies(
         .updateTable('edition_copies')
         .set({ state: 'free', released_at: now, updated_at: now })
         .where('order_id', '=', orderId)
+        .$if(itemIds !== undefined, (qb) => qb.where('order_item_id', 'in', itemIds!))
         .where('state', '=', 'returned')
         .where((eb) =>
           eb.exists(

@@ -4,7 +4,7 @@
 import { listAccountOrders } from '../accounts/orders.ts';
 import type { Executor } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
-import { findInvoice, invoiceFileName, type InvoiceKind } from './index.ts';
+import { findInvoice, findInvoiceById, invoiceFileName, type InvoiceKind } from './index.ts';
 import { renderInvoicePdf } from './pdf.ts';
 
 export interface InvoiceFile {
@@ -35,14 +35,26 @@ async function render(db: Executor, orderId: string, kind: InvoiceKind): Promise
   };
 }
 
-/** The back office's download: any order by its id; throws not_found when there is none. */
+/**
+ * The back office's download: any order by its id — its invoice, its latest credit note, or
+ * (`invoiceId`, issue 27: an order refunded in parts has several) one of its documents by id;
+ * throws not_found when there is none.
+ */
 export async function adminInvoiceFile(
   db: Executor,
   orderId: string,
   kind: InvoiceKind,
+  invoiceId?: string | null,
 ): Promise<InvoiceFile> {
   if (!UUID.test(orderId)) throw notFound();
-  return render(db, orderId, kind);
+  if (!invoiceId) return render(db, orderId, kind);
+  if (!UUID.test(invoiceId)) throw notFound();
+  const invoice = await findInvoiceById(db, invoiceId);
+  if (!invoice || invoice.orderId !== orderId.toLowerCase()) throw notFound();
+  return {
+    fileName: invoiceFileName(invoice.kind, invoice.number, invoice.snapshot.locale),
+    bytes: await renderInvoicePdf(invoice.snapshot, invoice.kind),
+  };
 }
 
 /**

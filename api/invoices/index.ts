@@ -8,6 +8,7 @@
 // still prints as it was issued.
 import type { Executor } from '../db/index.ts';
 import { editionLabelsOfItems } from '../editions/index.ts';
+import { addressLines } from '../orders/address.ts';
 import { getSettings } from '../settings/index.ts';
 import { splitVat, type VatAmounts, type VatRegime } from '../../src/domain/legal.ts';
 import type { InvoiceRef } from '../../src/schemas/admin-orders.ts';
@@ -19,10 +20,10 @@ export const INVOICE_KINDS: readonly InvoiceKind[] = ['invoice', 'credit_note'];
 export const PAYMENT_METHOD = 'Carte bancaire (Stripe)';
 
 /**
- * Why the refund was made, printed on the credit note: 'cancellation' and 'withdrawal' print as
- * French sentences, any other text as it is written.
+ * Why the refund was made, printed on the credit note: 'cancellation', 'withdrawal' and 'partial'
+ * (some lines, issue 27) print as sentences in the note's language, any other text as written.
  */
-export type RefundReason = 'cancellation' | 'withdrawal' | (string & {});
+export type RefundReason = 'cancellation' | 'withdrawal' | 'partial' | (string & {});
 
 export interface InvoiceLine {
   title: string;
@@ -160,7 +161,7 @@ const INVOICE_COLUMNS = [
   'snapshot',
 ] as const;
 
-/** The invoice (or credit note) of an order, if issued. */
+/** The invoice of an order, or its latest credit note (one per refund since issue 27), if issued. */
 export async function findInvoice(
   db: Executor,
   orderId: string,
@@ -171,6 +172,8 @@ export async function findInvoice(
     .select(INVOICE_COLUMNS)
     .where('order_id', '=', orderId)
     .where('kind', '=', kind)
+    .orderBy('sequence', 'desc')
+    .limit(1)
     .executeTakeFirst();
   return row ? toIssued(row) : null;
 }
@@ -237,33 +240,6 @@ async function insertInvoice(
   return toIssued(row);
 }
 
-/** The address as printed: street, complement, postal code and city, country name in French. */
-function addressLines(value: unknown): string[] {
-  const a = (typeof value === 'string' ? JSON.parse(value) : value) as Record<
-    string,
-    unknown
-  > | null;
-  if (!a || typeof a !== 'object') return [];
-  const text = (key: string) => {
-    const field = a[key];
-    return typeof field === 'string' ? field.trim() : '';
-  };
-  const country = text('country');
-  let countryName = country;
-  try {
-    if (/^[A-Z]{2}$/.test(country))
-      countryName = new Intl.DisplayNames(['fr'], { type: 'region' }).of(country) ?? country;
-  } catch {
-    // An unknown code prints as it was entered.
-  }
-  return [
-    text('street'),
-    text('additionalInfo') || text('additional_info'),
-    [text('postalCode') || text('postal_code'), text('city')].filter(Boolean).join(' '),
-    countryName,
-  ].filter(Boolean);
-}
-
 type Seller = InvoiceSnapshot['seller'];
 
 /**
@@ -325,24 +301,54 @@ export async function issueInvoice(
 const negate = (cents: number) => (cents === 0 ? 0 : -cents);
 
 /**
- * Issues the credit note ('avoir') of a whole refund inside the refund's transaction, at most once
- * per order, with its own sequence. It repeats the invoice's buyer and lines with the amounts
- * negated and refers to it; an order paid before invoices existed gets one built from the order.
+ * The part of an order a refund covers (issue 27: some lines only, or what remains after such
+ * refunds): the lines by their place in the invoice (the order's lines by id), and the positive
+ * amounts refunded — the lines' share of the discount, the shipping, the total.
+ */
+export interface CreditNotePart {
+  lineIndexes: readonly number[];
+  discountCents: number;
+  shippingCents: number;
+  totalCents: number;
+}
+
+/**
+ * Issues a credit note ('avoir') inside the refund's transaction, with its own sequence. It repeats
+ * the invoice's buyer and lines with the amounts negated and refers to it; an order paid before
+ * invoices existed gets one built from the order. Without `part` it is the whole refund's, at
+ * most once per order; with `part`, one per refund of some lines (and one for the rest).
  */
 export async function issueCreditNote(
   trx: Executor,
   orderId: string,
   now: Date,
   reason: RefundReason = 'cancellation',
+  part?: CreditNotePart,
 ): Promise<IssuedInvoice> {
-  const existing = await findInvoice(trx, orderId, 'credit_note');
-  if (existing) return existing;
+  if (!part) {
+    const existing = await findInvoice(trx, orderId, 'credit_note');
+    if (existing) return existing;
+  }
   const invoice = await findInvoice(trx, orderId, 'invoice');
   // Without an invoice the order's own data stands in for it.
   const base = invoice?.snapshot ?? (await orderSnapshot(trx, orderId, now));
   // Today's identity, the invoice's VAT regime: the note cancels what the invoice charged.
   const current = await currentSeller(trx);
   const seller: Seller = { ...current, vat: base.seller.vat ?? current.vat };
+  const lines = part ? base.lines.filter((_, i) => part.lineIndexes.includes(i)) : base.lines;
+  const amounts = part
+    ? {
+        subtotal: lines.reduce((sum, l) => sum + l.lineTotalCents, 0),
+        discount: part.discountCents,
+        shipping: part.shippingCents,
+        total: part.totalCents,
+      }
+    : {
+        subtotal: base.subtotalCents,
+        discount: base.discountCents,
+        shipping: base.shippingCents,
+        total: base.totalCents,
+      };
   return insertInvoice(trx, {
     kind: 'credit_note',
     orderId,
@@ -357,18 +363,18 @@ export async function issueCreditNote(
       issuedAt: now.toISOString(),
       refersTo: invoice ? { number: invoice.number, issuedAt: invoice.issuedAt } : null,
       seller,
-      lines: base.lines.map((l) => ({
+      lines: lines.map((l) => ({
         ...l,
         unitPriceCents: negate(l.unitPriceCents),
         lineTotalCents: negate(l.lineTotalCents),
       })),
-      subtotalCents: negate(base.subtotalCents),
-      discountCents: negate(base.discountCents),
-      shippingCents: negate(base.shippingCents),
-      totalCents: negate(base.totalCents),
+      subtotalCents: negate(amounts.subtotal),
+      discountCents: negate(amounts.discount),
+      shippingCents: negate(amounts.shipping),
+      totalCents: negate(amounts.total),
       payment: { date: now.toISOString(), method: PAYMENT_METHOD },
       reason,
-      vatAmounts: vatAmountsOf(seller, negate(base.totalCents)),
+      vatAmounts: vatAmountsOf(seller, negate(amounts.total)),
     }),
   });
 }

@@ -124,6 +124,7 @@ const TEXT = {
     reasons: {
       cancellation: 'annulation de la commande',
       withdrawal: 'exercice du droit de rétractation',
+      partial: 'remboursement partiel (œuvres désignées ci-dessous)',
     } as Record<string, string>,
     buyer: 'FACTURÉ À',
     client: 'CLIENT',
@@ -169,6 +170,7 @@ const TEXT = {
     reasons: {
       cancellation: 'order cancelled',
       withdrawal: 'right of withdrawal exercised',
+      partial: 'partial refund (the works listed below)',
     } as Record<string, string>,
     buyer: 'BILLED TO',
     client: 'CUSTOMER',

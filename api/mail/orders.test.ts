@@ -298,3 +298,36 @@ describe('issue 26: what the buyer’s mails carry', () => {
     }
   });
 });
+
+describe('an older order’s address (issue 27: one formatter, api/orders/address.ts)', () => {
+  const older = order({
+    locale: 'fr',
+    shippingAddress: {
+      street: '12 rue des Lilas',
+      postal_code: '75011',
+      city: 'Paris',
+      country: 'FR',
+    },
+  });
+
+  it('keeps its postal code in the confirmation, the notification and the shipping mail', () => {
+    const mails = [
+      orderConfirmationMail(older, DEFAULT_SETTINGS),
+      galleryOrderNotification(older, DEFAULT_SETTINGS),
+      shippingMail(older, { carrier: 'Colissimo', trackingNumber: '6A1' }, DEFAULT_SETTINGS),
+    ];
+    for (const mail of mails) expect(mail.text).toContain('75011 Paris');
+  });
+
+  it('links the carrier’s tracking page in the shipping mail', () => {
+    const mail = shippingMail(
+      older,
+      { carrier: 'Colissimo', trackingNumber: '6A123' },
+      DEFAULT_SETTINGS,
+    );
+    expect(mail.text).toContain('https://www.laposte.fr/outils/suivre-vos-envois?code=6A123');
+    expect(mail.html).toContain(
+      'href="https://www.laposte.fr/outils/suivre-vos-envois?code=6A123"',
+    );
+  });
+});

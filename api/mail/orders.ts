@@ -11,6 +11,7 @@
 import { editionCaption, parseEditionLabel } from '../../src/domain/editions.ts';
 import { formatMoney } from '../../src/domain/money.ts';
 import { loadConfig } from '../config.ts';
+import { addressLines } from '../orders/address.ts';
 import type { OrderSummary } from '../orders/index.ts';
 import type { SiteSettings } from '../settings/index.ts';
 import { colon, composeMail, type MailPart } from './compose.ts';
@@ -19,15 +20,6 @@ import { linkTo, termsUrl, withdrawalFormUrl } from './links.ts';
 import { sellerLines } from './seller.ts';
 
 type Locale = 'fr' | 'en';
-
-/** 'PT' → 'Portugal' / 'Portugal', 'NL' → 'Pays-Bas' / 'Netherlands'. */
-export function countryName(locale: Locale, code: string): string {
-  try {
-    return new Intl.DisplayNames([locale], { type: 'region' }).of(code) ?? code;
-  } catch {
-    return code;
-  }
-}
 
 /** An issued invoice or credit note as a mail carries it. */
 export interface MailedDocument {
@@ -156,20 +148,6 @@ const TEXT = {
     questions: (email: string) => `Any question? Reply to this message or write to ${email}.`,
   },
 } as const;
-
-function addressLines(value: unknown, locale: Locale): string[] {
-  const a = (typeof value === 'string' ? JSON.parse(value) : value) as Record<
-    string,
-    string | undefined
-  > | null;
-  if (!a) return [];
-  return [
-    a['street'],
-    a['additionalInfo'],
-    `${a['postalCode'] ?? a['postal_code'] ?? ''} ${a['city'] ?? ''}`.trim(),
-    a['country'] ? countryName(locale, a['country']) : undefined,
-  ].filter((l): l is string => Boolean(l));
-}
 
 /**
  * What a line is: an original, or a print with its copies' numbers ('Tirage n° 7/50') — the

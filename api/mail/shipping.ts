@@ -9,9 +9,8 @@ import type { SiteSettings } from '../settings/index.ts';
 import { composeMail, type MailPart } from './compose.ts';
 import type { MailMessage } from './index.ts';
 import { linkTo } from './links.ts';
-import { countryName, lineDetail } from './orders.ts';
-
-type Locale = 'fr' | 'en';
+import { addressLines } from '../orders/address.ts';
+import { lineDetail } from './orders.ts';
 
 export interface Shipment {
   carrier: string | null;
@@ -45,21 +44,6 @@ const TEXT = {
     questions: (email: string) => `Any question? Reply to this message or write to ${email}.`,
   },
 } as const;
-
-/** The address as the checkout stored it (postalCode), or as older rows have it (postal_code). */
-function addressLines(value: unknown, locale: Locale): string[] {
-  const a = (typeof value === 'string' ? JSON.parse(value) : value) as Record<
-    string,
-    string | undefined
-  > | null;
-  if (!a) return [];
-  return [
-    a['street'],
-    a['additionalInfo'],
-    `${a['postalCode'] ?? a['postal_code'] ?? ''} ${a['city'] ?? ''}`.trim(),
-    a['country'] ? countryName(locale, a['country']) : undefined,
-  ].filter((line): line is string => Boolean(line));
-}
 
 export function shippingMail(
   order: OrderSummary,

@@ -7,13 +7,15 @@
 //   2. the refund is created with the idempotency key `refund-<order id>` and the order's whole
 //      amount, so a repeat — a double click, a retry after a crash — gets the same refund back;
 //   3. a transaction locks the order again and records the refund only if nobody did meanwhile.
-// Calling refundOrder again is how an interrupted refund is finished.
+// Calling refundOrder again is how an interrupted refund is finished. After refunds of some lines
+// (./refund-lines.ts, issue 27) the whole refund gives back what remains, with its credit note.
 import type Stripe from 'stripe';
 import { audit, type Actor } from '../admin/audit.ts';
 import { requestPublish } from '../build/publish.ts';
 import { timeOf, type Clock } from '../clock.ts';
 import type { Database, Executor } from '../db/index.ts';
 import { findInvoice, issueCreditNote, type RefundReason } from '../invoices/index.ts';
+import { remainderPart, type RefundableOrder } from './refund-amounts.ts';
 import { getPayments } from '../payments/index.ts';
 import { orderReturned } from './returns.ts';
 import type { InvoiceRef } from '../../src/schemas/admin-orders.ts';
@@ -79,12 +81,15 @@ export class RefundFailedError extends Error {
 
 const REQUESTED = 'order.refund_requested';
 
-type LockedOrder = {
+export type LockedOrder = {
   id: string;
   order_number: string;
   payment_status: string;
   status: string;
   total_cents: number;
+  subtotal_cents: number;
+  discount_cents: number;
+  shipping_cents: number;
   refunded_cents: number;
   stripe_refund_id: string | null;
   refunded_at: Date | string | null;
@@ -92,7 +97,7 @@ type LockedOrder = {
 };
 
 /** The order, row-locked until the transaction ends (`lock` false: a plain read). */
-async function lockOrder(trx: Executor, orderId: string, lock = true): Promise<LockedOrder> {
+export async function lockOrder(trx: Executor, orderId: string, lock = true): Promise<LockedOrder> {
   let query = trx
     .selectFrom('orders')
     .select([
@@ -101,6 +106,9 @@ async function lockOrder(trx: Executor, orderId: string, lock = true): Promise<L
       'payment_status',
       'status',
       'total_cents',
+      'subtotal_cents',
+      'discount_cents',
+      'shipping_cents',
       'refunded_cents',
       'stripe_refund_id',
       'refunded_at',
@@ -136,6 +144,31 @@ async function existingRefund(trx: Executor, order: LockedOrder): Promise<Refund
   };
 }
 
+/** The order with its lines as a refund computes on them (./refund-amounts.ts). */
+export async function refundable(trx: Executor, order: LockedOrder): Promise<RefundableOrder> {
+  const items = await trx
+    .selectFrom('order_items')
+    .select(['id', 'quantity', 'unit_price_cents', 'refunded_at'])
+    .where('order_id', '=', order.id)
+    .orderBy('id')
+    .execute();
+  return {
+    subtotalCents: order.subtotal_cents,
+    discountCents: order.discount_cents,
+    shippingCents: order.shipping_cents,
+    totalCents: order.total_cents,
+    refundedCents: order.refunded_cents,
+    lines: items.map((i) => ({
+      id: i.id,
+      lineCents: i.quantity * i.unit_price_cents,
+      refunded: i.refunded_at !== null,
+    })),
+  };
+}
+
+/** Whether the order was refunded in full (refunds of some lines leave it paid). */
+const wholeRefunded = (order: LockedOrder) => order.payment_status === Payment.refunded;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -152,7 +185,7 @@ export async function refundOrder(
   // 1. Check under the lock and leave a trace of the request before the money moves.
   const first = await db.transaction().execute(async (trx) => {
     const order = await lockOrder(trx, orderId);
-    if (order.refunded_cents > 0) return { done: await existingRefund(trx, order) };
+    if (wholeRefunded(order)) return { done: await existingRefund(trx, order) };
     if (order.payment_status !== Payment.paid) throw new NotRefundableError('not_paid');
     if (!order.stripe_payment_intent_id) throw new NotRefundableError('no_payment');
     const pending = await trx
@@ -164,7 +197,7 @@ export async function refundOrder(
       .executeTakeFirst();
     if (!pending)
       await audit(trx, options.actor, REQUESTED, 'order', order.id, null, {
-        amountCents: order.total_cents,
+        amountCents: order.total_cents - order.refunded_cents,
         restock: options.restock,
         reason: options.reason,
       });
@@ -176,12 +209,16 @@ export async function refundOrder(
   // emulator) answer a repeat with the first refund instead of making a second.
   let refund: Awaited<ReturnType<typeof createStripeRefund>>;
   try {
-    refund = await createStripeRefund(first.order.id, first.paymentIntent, first.order.total_cents);
+    refund = await createStripeRefund(
+      first.order.id,
+      first.paymentIntent,
+      first.order.total_cents - first.order.refunded_cents,
+    );
   } catch (error) {
     // Stripe answers a key still in use by a concurrent twin with a conflict: if the twin has
     // recorded the refund meanwhile, that is this call's answer too.
     const order = await lockOrder(db, orderId, false);
-    if (order.refunded_cents > 0) return existingRefund(db, order);
+    if (wholeRefunded(order)) return existingRefund(db, order);
     throw error;
   }
 
@@ -189,12 +226,14 @@ export async function refundOrder(
   const now = timeOf(options);
   const result = await db.transaction().execute(async (trx): Promise<RefundResult> => {
     const order = await lockOrder(trx, orderId);
-    if (order.refunded_cents > 0) return existingRefund(trx, order);
-    const amount = refund?.amount ?? order.total_cents;
+    if (wholeRefunded(order)) return existingRefund(trx, order);
+    const plan = await refundable(trx, order);
+    const partly = plan.lines.some((l) => l.refunded);
+    const amount = refund?.amount ?? order.total_cents - order.refunded_cents;
     const after = {
       payment_status: Payment.refunded,
       status: Fulfilment.cancelled,
-      refunded_cents: amount,
+      refunded_cents: order.refunded_cents + amount,
       stripe_refund_id: refund?.id ?? null,
     };
     await trx
@@ -202,7 +241,20 @@ export async function refundOrder(
       .set({ ...after, refunded_at: now, updated_at: now })
       .where('id', '=', order.id)
       .execute();
-    const note = await issueCreditNote(trx, order.id, now, options.reason);
+    // After refunds of some lines, the note covers what this refund gives back.
+    const note = await issueCreditNote(
+      trx,
+      order.id,
+      now,
+      options.reason,
+      partly ? remainderPart(plan) : undefined,
+    );
+    await trx
+      .updateTable('order_items')
+      .set({ refunded_at: now })
+      .where('order_id', '=', order.id)
+      .where('refunded_at', 'is', null)
+      .execute();
     await audit(
       trx,
       options.actor,
@@ -227,7 +279,9 @@ export async function refundOrder(
         { status: order.status },
         { status: Fulfilment.cancelled, refund: true, restock: options.restock },
       );
-    const restocked = options.restock ? await restock(trx, order.id, now) : [];
+    // Lines refunded earlier were restocked (or not) then.
+    const left = plan.lines.filter((l) => !l.refunded).map((l) => l.id);
+    const restocked = options.restock ? await restock(trx, order.id, now, left) : [];
     await orderReturned(
       trx,
       order.id,
@@ -270,16 +324,17 @@ export async function refundOrder(
  * Stripe's refund of the whole payment, or null when Stripe says the charge was refunded already
  * (from the dashboard, or by a first attempt older than the idempotency key's 24 hours).
  */
-async function createStripeRefund(
+export async function createStripeRefund(
   orderId: string,
   paymentIntent: string,
   amount: number,
+  idempotencyKey = `refund-${orderId}`,
 ): Promise<Pick<Stripe.Refund, 'id' | 'amount'> | null> {
   const { stripe } = getPayments();
   try {
     const refund = await stripe.refunds.create(
       { payment_intent: paymentIntent, amount, metadata: { order_id: orderId } },
-      { idempotencyKey: `refund-${orderId}` },
+      { idempotencyKey },
     );
     return { id: refund.id, amount: refund.amount };
   } catch (error) {
@@ -292,16 +347,19 @@ async function createStripeRefund(
  * Puts the order's works back on sale: an original unsold, available, stock 1; a print its
  * quantity back. Archived works (deleted by the owner) stay off the site.
  */
-async function restock(
+export async function restock(
   trx: Executor,
   orderId: string,
   now: Date,
+  itemIds: readonly number[],
 ): Promise<RefundResult['restocked']> {
+  if (itemIds.length === 0) return [];
   const items = await trx
     .selectFrom('order_items as i')
     .innerJoin('artworks as a', 'a.id', 'i.artwork_id')
     .select(['i.artwork_id', 'i.artwork_type', 'i.quantity'])
     .where('i.order_id', '=', orderId)
+    .where('i.id', 'in', itemIds)
     .where('a.archived_at', 'is', null)
     .orderBy('i.id')
     .execute();
@@ -349,7 +407,6 @@ export async function unfinishedRefunds(db: Executor): Promise<UnfinishedRefund[
     .select(['o.id', 'o.order_number', 'l.at', 'l.after'])
     .where('l.action', '=', REQUESTED)
     .where('l.entity', '=', 'order')
-    .where('o.refunded_cents', '=', 0)
     .where('o.payment_status', '=', Payment.paid)
     .orderBy('l.at')
     .execute();

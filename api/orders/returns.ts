@@ -10,6 +10,8 @@ import { revokeOrderCertificates } from '../certificates/lifecycle.ts';
 export interface ReturnOptions {
   /** The owner put the works back on sale with the return (their numbers are free at once). */
   restock?: boolean;
+  /** Only these order lines came back (a refund of some lines, issue 27); the whole order if absent. */
+  itemIds?: readonly number[];
 }
 
 export async function orderReturned(
@@ -20,6 +22,7 @@ export async function orderReturned(
   actor?: Actor | null,
   options: ReturnOptions = {},
 ): Promise<void> {
-  await returnEditionCopies(trx, orderId, now, reason, options.restock === true, actor ?? null);
-  await revokeOrderCertificates(trx, orderId, now, reason, actor ?? null);
+  const restock = options.restock === true;
+  await returnEditionCopies(trx, orderId, now, reason, restock, actor ?? null, options.itemIds);
+  await revokeOrderCertificates(trx, orderId, now, reason, actor ?? null, options.itemIds);
 }

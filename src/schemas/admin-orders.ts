@@ -70,6 +70,8 @@ export interface OrderList {
 }
 
 export interface OrderLine {
+  /** The order item's id: a refund of some lines names them (issue 27). */
+  id: number;
   title: string;
   type: 'original' | 'print';
   quantity: number;
@@ -77,6 +79,10 @@ export interface OrderLine {
   lineCents: number;
   /** The copies' edition labels ('7/50'), to pencil on the prints; empty for an original. */
   editions: string[];
+  /** The work's dimensions as entered ('80 x 60 cm'), '' when unknown: the packing slip. */
+  dimensions: string;
+  /** Refunded by a refund of some lines, or with the whole order. */
+  refunded: boolean;
 }
 
 export interface OrderHistoryEntry {
@@ -105,6 +111,8 @@ export interface OrderDetail extends OrderRow {
     /** The checkout's optional second line (building, floor…). */
     additional_info?: string;
   };
+  /** The address as printed (api/orders/address.ts): street, complement, postcode and city, country. */
+  shippingLines: string[];
   lines: OrderLine[];
   subtotalCents: number;
   promoCode: string | null;
@@ -143,6 +151,39 @@ export interface OrderStatusChange {
 /** Longest carrier name and tracking number the 'Expédiée' dialog accepts. */
 export const CARRIER_MAX = 80;
 export const TRACKING_MAX = 100;
+
+/** POST /api/admin/orders/:id/refund — a refund of some lines (issue 27); the amount is the server's. */
+export interface OrderLinesRefund {
+  items: number[];
+  restock: boolean;
+}
+
+/** What POST /api/admin/orders/:id/refund answers. */
+export interface OrderLinesRefundResult {
+  order: OrderDetail;
+  refundedCents: number;
+  creditNote: InvoiceRef;
+  restocked: boolean;
+}
+
+/** The packing slip ('bon de livraison', issue 27): no prices. */
+export interface PackingSlip {
+  number: string;
+  date: string;
+  customerName: string;
+  shippingLines: string[];
+  phone: string | null;
+  seller: { name: string; lines: string[] };
+  lines: {
+    title: string;
+    type: 'original' | 'print';
+    quantity: number;
+    dimensions: string;
+    technique: string;
+    year: number | null;
+    editions: string[];
+  }[];
+}
 
 /** What PATCH /api/admin/orders/:id answers: the order as it is now and what the change did. */
 export interface OrderStatusResult {

@@ -20,6 +20,7 @@ import {
   refundOrder,
   unfinishedRefunds,
 } from '#api/orders/refund.ts';
+import { LinesRefusedError, refundLines } from '#api/orders/refund-lines.ts';
 import { createEmulatedPayments, providePayments, type Payments } from '#api/payments/index.ts';
 import { handleStripeWebhook } from '#api/payments/webhook.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -324,5 +325,123 @@ describe('refundOrder', () => {
     expect(await orderRow(order.id)).toMatchObject({ payment_status: 'paid', refunded_cents: 0 });
     expect(await findInvoice(t.db, order.id, 'credit_note')).toBeNull();
     expect((await unfinishedRefunds(t.db)).map((u) => u.orderId)).toContain(order.id);
+  });
+});
+
+describe('refundLines (issue 27: some of the works)', () => {
+  const items = (orderId: string) =>
+    t.db
+      .selectFrom('order_items')
+      .select(['id', 'artwork_id', 'refunded_at'])
+      .where('order_id', '=', orderId)
+      .orderBy('id')
+      .execute();
+  const notes = (orderId: string) =>
+    t.db
+      .selectFrom('invoices')
+      .select(['kind', 'number', 'total_cents', 'snapshot', 'refers_to'])
+      .where('order_id', '=', orderId)
+      .orderBy('kind')
+      .orderBy('sequence')
+      .execute();
+
+  it('refunds the chosen print at its price, with a credit note for it alone; then the rest', async () => {
+    const original = await makeArtwork(t.db, { price_cents: 300_000 });
+    const print = await makeArtwork(t.db, { artwork_type: 'print', stock: 5, price_cents: 35_000 });
+    const order = await buy([
+      { artworkId: original.id, quantity: 1 },
+      { artworkId: print.id, quantity: 2 },
+    ]);
+    const [originalLine, printLine] = await items(order.id);
+    expect(printLine!.artwork_id).toBe(print.id);
+    const copies = () =>
+      t.db
+        .selectFrom('edition_copies')
+        .select(['number', 'state'])
+        .where('order_id', '=', order.id)
+        .orderBy('number')
+        .execute();
+    expect((await copies()).map((c) => c.state)).toEqual(['sold', 'sold']);
+    const certificates = () =>
+      t.db
+        .selectFrom('certificates')
+        .select(['order_item_id', 'state'])
+        .where('order_id', '=', order.id)
+        .execute();
+
+    // The print's two copies: 700 €, computed from the order's lines; the shipping stays.
+    const result = await refundLines(t.db, order.id, [printLine!.id], {
+      actor: owner,
+      restock: true,
+    });
+    expect(result.refundedCents).toBe(70_000);
+    expect(result.creditNote.totalCents).toBe(-70_000);
+    expect(result.restocked).toEqual([{ artworkId: print.id, type: 'print', quantity: 2 }]);
+    expect(await work(print.id)).toMatchObject({ stock: 5 });
+    expect(await work(original.id)).toMatchObject({ is_sold: true });
+    const refunds = [...refundsOf(order.paymentIntent)];
+    expect(refunds).toHaveLength(1);
+    expect(refundAnswers.find((r) => r.id === refunds[0])!.amount).toBe(70_000);
+    const after = await orderRow(order.id);
+    expect(after).toMatchObject({ payment_status: 'paid', refunded_cents: 70_000 });
+    expect(after.status).not.toBe('cancelled');
+    const lines = await items(order.id);
+    expect(lines.map((l) => l.refunded_at !== null)).toEqual([false, true]);
+    // The print's numbers come back (restocked: free again); the original's certificate stands.
+    expect((await copies()).map((c) => c.state)).toEqual(['free', 'free']);
+    for (const c of await certificates())
+      expect(c.state).toBe(c.order_item_id === originalLine!.id ? 'valid' : 'revoked');
+    const [note] = (await notes(order.id)).filter((n) => n.kind === 'credit_note');
+    const snapshot = (
+      typeof note!.snapshot === 'string' ? JSON.parse(note!.snapshot) : note!.snapshot
+    ) as {
+      lines: { title: string; lineTotalCents: number }[];
+      shippingCents: number;
+      totalCents: number;
+      reason: string;
+    };
+    expect(snapshot.lines).toHaveLength(1);
+    expect(snapshot.lines[0]!.lineTotalCents).toBe(-70_000);
+    expect(snapshot).toMatchObject({ shippingCents: 0, totalCents: -70_000, reason: 'partial' });
+    expect(note!.refers_to).not.toBeNull();
+    const audited = await t.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor_email'])
+      .where('entity_id', '=', order.id)
+      .where('action', 'in', ['order.lines_refund_requested', 'order.refund'])
+      .orderBy('id')
+      .execute();
+    expect(audited).toEqual([
+      { action: 'order.lines_refund_requested', actor_email: owner.email },
+      { action: 'order.refund', actor_email: owner.email },
+    ]);
+
+    // The same line again, or every line left: refused in French, nothing sent to Stripe.
+    await expect(
+      refundLines(t.db, order.id, [printLine!.id], { actor: owner, restock: false }),
+    ).rejects.toMatchObject({ reason: 'already', message: /déjà/ });
+    await expect(
+      refundLines(t.db, order.id, [originalLine!.id], { actor: owner, restock: false }),
+    ).rejects.toBeInstanceOf(LinesRefusedError);
+    expect(refundsOf(order.paymentIntent).size).toBe(1);
+
+    // The whole refund then gives back what remains, with a second credit note for it.
+    const rest = await refundOrder(t.db, order.id, {
+      actor: owner,
+      restock: false,
+      reason: 'cancellation',
+    });
+    expect(rest.refundedCents).toBe(order.total - 70_000);
+    expect(await orderRow(order.id)).toMatchObject({
+      payment_status: 'refunded',
+      status: 'cancelled',
+      refunded_cents: order.total,
+    });
+    const credit = (await notes(order.id)).filter((n) => n.kind === 'credit_note');
+    expect(credit.map((n) => n.total_cents)).toEqual([-70_000, -(order.total - 70_000)]);
+    expect(refundsOf(order.paymentIntent).size).toBe(2);
+    expect((await items(order.id)).every((l) => l.refunded_at !== null)).toBe(true);
+    // Its certificate goes with it.
+    expect((await certificates()).every((c) => c.state !== 'valid')).toBe(true);
   });
 });
