@@ -64,6 +64,7 @@ export async function dashboard(db: Database, options: DashboardOptions = {}): P
           sql<string>`count(*) FILTER (WHERE status IN (${Fulfilment.pending}, ${Fulfilment.confirmed}))`.as(
             'awaiting',
           ),
+          sql<string>`count(*) FILTER (WHERE status = ${Fulfilment.pending})`.as('pending'),
         ])
         .executeTakeFirstOrThrow(),
       db
@@ -108,6 +109,7 @@ export async function dashboard(db: Database, options: DashboardOptions = {}): P
     paidOrders: Number(orders.paid),
     worksOnline: Number(works.n),
     awaitingShipment: Number(orders.awaiting),
+    awaitingPending: Number(orders.pending),
     unreadMessages: unread,
     withdrawals: withdrawals.map((o) => ({ id: o.id, number: o.order_number })),
     legalMissing: missingLegalFields(settings.legal_identity).map((f) => LEGAL_FIELD_LABELS[f]),

@@ -1,28 +1,67 @@
-// The admin shell's menu on small screens and the logout (after the kit's confirmation dialog).
+// The admin shell's menu on small screens (issue 27 §5) and the logout (after the kit's
+// confirmation dialog). The menu is a disclosure: the button toggles it, Escape closes it and
+// gives the focus back to the button. On a phone the publish status is only a dot in the bar, so
+// the menu repeats its text (the pill itself stays the live region screen readers hear).
 import { confirmDialog } from './ui/confirm.tsx';
 
-export function startShellMenu(): void {
-  const menu = document.querySelector<HTMLButtonElement>('[data-admin-menu]');
-  const nav = document.getElementById('admin-nav');
-  menu?.addEventListener('click', () => {
-    const open = menu.getAttribute('aria-expanded') !== 'true';
-    menu.setAttribute('aria-expanded', String(open));
-    nav?.classList.toggle('hidden', !open);
+function startMenu(): void {
+  const button = document.querySelector<HTMLButtonElement>('[data-admin-menu]');
+  const panel = document.getElementById(button?.getAttribute('aria-controls') ?? '');
+  if (!button || !panel) return;
+  const isOpen = () => button.getAttribute('aria-expanded') === 'true';
+  const setOpen = (open: boolean) => {
+    button.setAttribute('aria-expanded', String(open));
+    panel.classList.toggle('hidden', !open);
+  };
+  button.addEventListener('click', () => setOpen(!isOpen()));
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || !isOpen()) return;
+    // A dialog open over the menu (the logout's confirmation) takes this Escape for itself.
+    if (document.querySelector('dialog[open]')) return;
+    setOpen(false);
+    button.focus();
   });
+}
 
-  const logout = document.querySelector<HTMLButtonElement>('[data-admin-logout]');
-  logout?.addEventListener('click', () => {
-    void (async () => {
-      const ok = await confirmDialog({
-        title: logout.dataset['confirmTitle'] ?? '',
-        message: logout.dataset['confirm'] ?? '',
-        confirmLabel: logout.dataset['confirmLabel'] ?? '',
-      });
-      if (!ok) return;
-      await fetch('/api/auth/logout', { method: 'POST', credentials: 'same-origin' }).catch(
-        () => undefined,
-      );
-      window.location.assign('/admin/login');
-    })();
+function mirrorPublishStatus(): void {
+  const status = document.querySelector<HTMLElement>('[data-publish-status]');
+  const mirror = document.querySelector<HTMLElement>('[data-publish-mirror]');
+  if (!status || !mirror) return;
+  const copy = () => {
+    mirror.textContent = status.textContent;
+    mirror.dataset['state'] = status.dataset['state'] ?? '';
+  };
+  copy();
+  new MutationObserver(copy).observe(status, {
+    childList: true,
+    characterData: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['data-state'],
   });
+}
+
+function startLogout(): void {
+  for (const logout of document.querySelectorAll<HTMLButtonElement>('[data-admin-logout]')) {
+    logout.addEventListener('click', () => {
+      void (async () => {
+        const ok = await confirmDialog({
+          title: logout.dataset['confirmTitle'] ?? '',
+          message: logout.dataset['confirm'] ?? '',
+          confirmLabel: logout.dataset['confirmLabel'] ?? '',
+        });
+        if (!ok) return;
+        await fetch('/api/auth/logout', { method: 'POST', credentials: 'same-origin' }).catch(
+          () => undefined,
+        );
+        window.location.assign('/admin/login');
+      })();
+    });
+  }
+}
+
+export function startShellMenu(): void {
+  startMenu();
+  mirrorPublishStatus();
+  startLogout();
 }

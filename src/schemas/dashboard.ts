@@ -36,6 +36,8 @@ export interface Dashboard {
   worksOnline: number;
   /** Paid orders still pending or confirmed: the orders to ship. */
   awaitingShipment: number;
+  /** Of those, the ones put back to 'pending' (a paid order is 'confirmed' by the webhook). */
+  awaitingPending: number;
   /** Contact messages and enquiries the owner has not opened (issue 25). */
   unreadMessages: number;
   /** Confirmed withdrawals of orders not refunded yet, oldest statement first. */

@@ -161,6 +161,7 @@ describe('a shop with sales', () => {
     const d = await dashboard(t.db, { now });
     // Confirmed: lateEvening, beforeMidnight; pending: pending.
     expect(d.awaitingShipment).toBe(3);
+    expect(d.awaitingPending).toBe(1);
     expect(d.withdrawals).toEqual([{ id: ids.pending!.id, number: ids.pending!.orderNumber }]);
     expect(d.unreadMessages).toBe(1);
     expect(d.paidOrders).toBe(6);
