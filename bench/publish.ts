@@ -6,8 +6,10 @@
 //     demo's works repeated under new slugs, sharing their images).
 //  2. static latency: p99 of GET / (autocannon, 10 connections) while idle and while a publish
 //     runs, on the 25-work catalogue.
-// Budget: change → visible ≤ 15 s at 25 works on 2 cores. Figures go to
-// bench/results/publish-latest.json. `--quick` measures 25 and 250 works, 3 changes each.
+// Target (issue 27 §7): change → visible ≤ 8 s at 25 works on 2 cores while the machine is
+// otherwise idle: the bench prints the load average first, the figure with its target, and exits
+// 1 when it is missed. Figures go to bench/results/publish-latest.json. `--quick` measures 25 and
+// 250 works, 3 changes each; `--sizes 25` (comma-separated) chooses the catalogue sizes.
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,9 +22,15 @@ import { cleanupAll, median, onCleanup, printTable, sleep } from './lib/util.ts'
 const root = path.resolve(import.meta.dirname, '..');
 const resultsFile = path.join(import.meta.dirname, 'results', 'publish-latest.json');
 const quick = process.argv.includes('--quick');
-const SIZES = quick ? [25, 250] : [25, 250, 1000];
+const sizesArg = process.argv[process.argv.indexOf('--sizes') + 1];
+const SIZES =
+  process.argv.includes('--sizes') && sizesArg
+    ? sizesArg.split(',').map(Number)
+    : quick
+      ? [25, 250]
+      : [25, 250, 1000];
 const CHANGES = quick ? 3 : 5;
-const BUDGET_MS = 15_000;
+const BUDGET_MS = 8_000;
 const log = (line: string) => console.log(`  ${line}`);
 
 interface SizeResult {
@@ -81,6 +89,10 @@ let latency: { idle: { p99: number; rps: number }; building: { p99: number; rps:
   null;
 try {
   console.log(`Publishing bench on ${os.cpus().length} cores (${quick ? 'quick' : 'full'} run)`);
+  const load = os.loadavg()[0]!;
+  console.log(
+    `Load average (1 min): ${load.toFixed(2)}${load > 0.5 ? ' — the machine is busy: the target assumes it otherwise idle' : ''}`,
+  );
   for (const works of SIZES) {
     console.log(`\n${works} works`);
     const { dataDir, cookie } = await prepare(works);
@@ -104,7 +116,7 @@ try {
         method: 'POST',
         headers: { cookie, origin: galerie.url },
       });
-      await sleep(1200); // the queue's debounce: measure while the build itself runs
+      await sleep(500); // the queue's debounce (300 ms): measure while the build itself runs
       const building = await p99(galerie.url, 4);
       let after = await publishStatus(galerie.url, cookie);
       while (after.state !== 'idle') {
@@ -150,11 +162,17 @@ try {
   await fs.mkdir(path.dirname(resultsFile), { recursive: true });
   await fs.writeFile(
     resultsFile,
-    `${JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, quick, budgetMs: BUDGET_MS, sizes: results, staticLatency: latency }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, loadAverage: load, quick, budgetMs: BUDGET_MS, sizes: results, staticLatency: latency }, null, 2)}\n`,
   );
   console.log(`\nFigures written to ${path.relative(root, resultsFile)}`);
-  const over = results.find((r) => r.works === 25 && (r.medianMs ?? Infinity) > BUDGET_MS);
-  if (over) process.exitCode = 1;
+  const at25 = results.find((r) => r.works === 25);
+  if (at25) {
+    const met = at25.medianMs !== null && at25.medianMs <= BUDGET_MS;
+    console.log(
+      `\nChange → visible at 25 works: ${at25.medianMs === null ? '—' : `${(at25.medianMs / 1000).toFixed(2)} s`} (target ≤ ${BUDGET_MS / 1000} s on ${os.cpus().length} cores, load ${load.toFixed(2)}) ${met ? '✓' : '✗ missed'}`,
+    );
+    if (!met) process.exitCode = 1;
+  }
 } finally {
   await cleanupAll();
 }

@@ -106,7 +106,10 @@ describe.skipIf(testDbKind() !== 'pglite')('a running server and its built versi
     };
     const asked = await fetch(`${base}/api/admin/publish`, { method: 'POST', headers });
     expect(asked.status).toBe(202);
-    expect(await asked.json()).toMatchObject({ state: 'queued' });
+    // It says what it publishes and when it should be live (issue 27 §7: the back office's pill).
+    const queued = (await asked.json()) as { state: string; etaMs: number; buildMs: number };
+    expect(queued).toMatchObject({ state: 'queued', changes: [{ kind: 'manual' }] });
+    expect(queued.etaMs).toBeGreaterThanOrEqual(queued.buildMs);
     // Pages keep answering while the new version is built and swapped in.
     const status = await until('the publish to finish', async () => {
       expect((await fetch(`${base}/gallery`)).status).toBe(200);
@@ -116,7 +119,7 @@ describe.skipIf(testDbKind() !== 'pglite')('a running server and its built versi
       };
       return now.state === 'idle' && now.version !== before.version && now;
     });
-    expect(status.state).toBe('idle');
+    expect(status).toMatchObject({ state: 'idle', changes: [], lastChanges: [{ kind: 'manual' }] });
     expect(status.version).not.toBe(before.version);
     expect(readCurrent(dist)).toBe(status.version);
     expect(listVersions(dist).length).toBeLessThanOrEqual(3);

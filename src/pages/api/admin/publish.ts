@@ -1,6 +1,9 @@
 // GET /api/admin/publish → the publish status `{ state: idle|queued|building|failed, lastSuccessAt,
-// lastError, version, pending }`; POST asks for a publish by hand → 202 with the status. Admin
-// only (the middleware guards /api/admin/**). Without a running server's queue (astro dev): 503.
+// lastError, version, pending, changes, changeCount, lastChanges, etaMs, buildMs }`: what is being
+// published and in how many milliseconds it should be live (api/build/publisher.ts), read by the
+// back office's pill (src/admin/publish-pill.ts); POST asks for a publish by hand → 202 with the
+// status. Admin only (the middleware guards /api/admin/**). Without a running server's queue
+// (astro dev): 503.
 import { publishStatus, requestPublish } from '#api/build/publish.ts';
 import { defineEndpoint } from '#api/http/endpoint.ts';
 import { AppError } from '#api/http/errors.ts';
