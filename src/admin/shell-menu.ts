@@ -1,7 +1,7 @@
 // The admin shell's menu on small screens (issue 27 §5) and the logout (after the kit's
 // confirmation dialog). The menu is a disclosure: the button toggles it, Escape closes it and
-// gives the focus back to the button. On a phone the publish status is only a dot in the bar, so
-// the menu repeats its text (the pill itself stays the live region screen readers hear).
+// gives the focus back to the button. (On a phone the publish status is a dot in the bar; the
+// menu repeats its text in [data-publish-mirror], written by ./publish-pill.ts.)
 import { confirmDialog } from './ui/confirm.tsx';
 
 function startMenu(): void {
@@ -20,24 +20,6 @@ function startMenu(): void {
     if (document.querySelector('dialog[open]')) return;
     setOpen(false);
     button.focus();
-  });
-}
-
-function mirrorPublishStatus(): void {
-  const status = document.querySelector<HTMLElement>('[data-publish-status]');
-  const mirror = document.querySelector<HTMLElement>('[data-publish-mirror]');
-  if (!status || !mirror) return;
-  const copy = () => {
-    mirror.textContent = status.textContent;
-    mirror.dataset['state'] = status.dataset['state'] ?? '';
-  };
-  copy();
-  new MutationObserver(copy).observe(status, {
-    childList: true,
-    characterData: true,
-    subtree: true,
-    attributes: true,
-    attributeFilter: ['data-state'],
   });
 }
 
@@ -62,6 +44,5 @@ function startLogout(): void {
 
 export function startShellMenu(): void {
   startMenu();
-  mirrorPublishStatus();
   startLogout();
 }
