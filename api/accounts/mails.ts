@@ -6,6 +6,7 @@
 import { composeMail, type MailPart } from '../mail/compose.ts';
 import type { MailMessage } from '../mail/index.ts';
 import type { SiteSettings } from '../settings/index.ts';
+import { siteTitle } from '../../src/schemas/settings.ts';
 
 export type Locale = 'fr' | 'en';
 
@@ -113,9 +114,9 @@ function message(
   }
   return {
     to,
-    from: { name: settings.site_title, address: settings.contact_email },
-    subject: `${subject} — ${settings.site_title}`,
-    ...composeMail(locale, parts, settings.site_title),
+    from: { name: siteTitle(settings, locale), address: settings.contact_email },
+    subject: `${subject} — ${siteTitle(settings, locale)}`,
+    ...composeMail(locale, parts, siteTitle(settings, locale)),
   };
 }
 

@@ -4,6 +4,7 @@
 import { composeMail, type MailPart } from '../mail/compose.ts';
 import type { Mailer, MailMessage } from '../mail/index.ts';
 import type { SiteSettings } from '../settings/index.ts';
+import { siteTitle } from '../../src/schemas/settings.ts';
 import { longDate, natureText, type CertificateContent } from './content.ts';
 
 export function claimUrl(siteUrl: string, token: string, locale: 'fr' | 'en'): string {
@@ -69,9 +70,9 @@ export function transferMail(
   ];
   return {
     to: data.email,
-    from: { name: settings.site_title, address: settings.contact_email },
+    from: { name: siteTitle(settings, data.locale), address: settings.contact_email },
     subject: t.subject(title),
-    ...composeMail(data.locale, parts, settings.site_title),
+    ...composeMail(data.locale, parts, siteTitle(settings, data.locale)),
   };
 }
 

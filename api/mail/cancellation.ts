@@ -5,6 +5,7 @@
 import { formatMoney } from '../../src/domain/money.ts';
 import type { OrderSummary } from '../orders/index.ts';
 import type { SiteSettings } from '../settings/index.ts';
+import { siteTitle } from '../../src/schemas/settings.ts';
 import { composeMail, type MailPart } from './compose.ts';
 import type { MailMessage } from './index.ts';
 import { linkTo } from './links.ts';
@@ -101,9 +102,9 @@ export function cancellationMail(
   ];
   return {
     to: { name: order.name, address: order.email },
-    from: { name: settings.site_title, address: settings.contact_email },
+    from: { name: siteTitle(settings, locale), address: settings.contact_email },
     subject: t.subject(order.number),
-    ...composeMail(locale, parts, settings.site_title),
+    ...composeMail(locale, parts, siteTitle(settings, locale)),
     ...(note?.pdf ? { attachments: [note.pdf] } : {}),
   };
 }

@@ -6,6 +6,7 @@
 // - the buyer's confirmation once the withdrawal is confirmed, in the language of the page they
 //   withdrew on; and the gallery's notice, in French, saying what the owner must do.
 import type { SiteSettings } from '../settings/index.ts';
+import { siteTitle } from '../../src/schemas/settings.ts';
 import {
   formatParisDate,
   formatParisDateTime,
@@ -166,9 +167,9 @@ export function withdrawalAcknowledgementMail(
   ];
   return {
     to: { name: data.name, address: data.email },
-    from: { name: settings.site_title, address: settings.contact_email },
+    from: { name: siteTitle(settings, data.locale), address: settings.contact_email },
     subject: a.subject(data.orderNumber),
-    ...composeMail(data.locale, parts, settings.site_title),
+    ...composeMail(data.locale, parts, siteTitle(settings, data.locale)),
   };
 }
 
@@ -195,7 +196,7 @@ export function withdrawalRefusedMail(
       : r.closed;
   return {
     to: { name: data.name, address: data.email },
-    from: { name: settings.site_title, address: settings.contact_email },
+    from: { name: siteTitle(settings, data.locale), address: settings.contact_email },
     subject: r.subject(data.orderNumber),
     ...composeMail(
       data.locale,
@@ -205,7 +206,7 @@ export function withdrawalRefusedMail(
         { list: [why] },
         { p: r.contact(settings.contact_email) },
       ],
-      settings.site_title,
+      siteTitle(settings, data.locale),
     ),
   };
 }
@@ -243,9 +244,9 @@ export function withdrawalConfirmationMail(
   ];
   return {
     to: { name: data.name, address: data.email },
-    from: { name: settings.site_title, address: settings.contact_email },
+    from: { name: siteTitle(settings, data.locale), address: settings.contact_email },
     subject: t.subject(data.orderNumber),
-    ...composeMail(data.locale, parts, settings.site_title),
+    ...composeMail(data.locale, parts, siteTitle(settings, data.locale)),
   };
 }
 
@@ -285,9 +286,9 @@ export function galleryWithdrawalNotification(
   ];
   return {
     to: settings.contact_email,
-    from: { name: settings.site_title, address: settings.contact_email },
+    from: { name: siteTitle(settings, 'fr'), address: settings.contact_email },
     replyTo: { name: data.name, address: data.email },
     subject: `[Galerie] Rétractation demandée — commande ${data.orderNumber}`,
-    ...composeMail('fr', parts, settings.site_title),
+    ...composeMail('fr', parts, siteTitle(settings, 'fr')),
   };
 }
