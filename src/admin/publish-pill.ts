@@ -64,31 +64,32 @@ export function etaText(ms: number, texts: PillTexts): string {
 }
 
 /**
- * What the pill says: `text`, announced once; `eta`, the countdown drawn after it (null when none).
- * `msLeft` is the estimate counted down since the status was read.
+ * What the pill says: `text`, announced once; `eta`, the countdown drawn after it (null when none);
+ * `short`, the text for the menu's mirror, which has its own 'Publication :' before it. `msLeft`
+ * is the estimate counted down since the status was read.
  */
 export function pillText(
   status: PublishStatus,
   texts: PillTexts,
   msLeft: number | null,
-): { text: string; eta: string | null } {
-  if (status.state === 'failed')
-    return { text: fill(texts['failed'], { error: status.lastError ?? '' }), eta: null };
+): { text: string; eta: string | null; short: string } {
+  if (status.state === 'failed') {
+    const text = fill(texts['failed'], { error: status.lastError ?? '' });
+    return { text, eta: null, short: text };
+  }
   if (status.state === 'queued' || status.state === 'building') {
     const changes = status.changes ?? [];
     const what = changesText(changes, status.changeCount ?? changes.length, texts);
     const text = what ? fill(texts['publishing'], { changes: what }) : (texts[status.state] ?? '');
-    return { text, eta: msLeft === null ? null : etaText(msLeft, texts) };
+    return { text, eta: msLeft === null ? null : etaText(msLeft, texts), short: what || text };
   }
   const last = status.lastChanges ?? [];
   if (status.lastSuccessAt && last.length) {
     const time = frenchHour(status.lastSuccessAt);
-    return {
-      text: fill(texts['liveWhat'], { time, changes: changesText(last, last.length, texts) }),
-      eta: null,
-    };
+    const text = fill(texts['liveWhat'], { time, changes: changesText(last, last.length, texts) });
+    return { text, eta: null, short: text };
   }
-  return { text: texts['idle'] ?? '', eta: null };
+  return { text: texts['idle'] ?? '', eta: null, short: texts['idle'] ?? '' };
 }
 
 export function startPublishPill(): void {
@@ -109,11 +110,11 @@ export function startPublishPill(): void {
   const draw = () => {
     if (!current) return;
     const msLeft = deadline === null ? null : Math.max(0, deadline - Date.now());
-    const { text, eta } = pillText(current, texts, msLeft);
+    const { text, eta, short } = pillText(current, texts, msLeft);
     // Rewritten only when it changes: the live region speaks each new state once.
     if (said.textContent !== text) said.textContent = text;
     countdown.textContent = eta ? ` — ${eta}` : '';
-    if (mirror) mirror.textContent = eta ? `${text} — ${eta}` : text;
+    if (mirror) mirror.textContent = eta ? `${short} — ${eta}` : short;
   };
   const show = (value: PublishStatus) => {
     current = value;
