@@ -2,12 +2,14 @@
 // works back on sale? Two explicit answers, none chosen in advance — nothing happens silently. A
 // payment already refunded leaves only the second question. The works of the order are listed,
 // so the owner sees what would go back on sale.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { OrderDetail, OrderRow } from '../../schemas/admin-orders.ts';
+import { useRef, useState, type FormEvent } from 'react';
+import type { OrderRow } from '../../schemas/admin-orders.ts';
 import { formatMoney } from '../../domain/money.ts';
-import { adminCall } from '../api.ts';
+import { errorFields, errorMessage } from '../query.tsx';
 import { BUTTON, rich, type Translate } from '../ui/kit.tsx';
 import Modal from '../ui/Modal.tsx';
+import { useOrderDetail } from './detail-query.ts';
+import { Choice, Group } from './form-parts.tsx';
 
 export interface CancelChoices {
   refund?: boolean;
@@ -18,21 +20,14 @@ interface Props {
   order: OrderRow;
   t: Translate;
   busy: boolean;
-  onConfirm: (choices: CancelChoices) => void;
+  /** Rejects with the server's refusal, shown in the dialog. */
+  onConfirm: (choices: CancelChoices) => Promise<unknown>;
   onClose: () => void;
 }
 
 type Answer = 'yes' | 'no' | '';
 
-function Question({
-  name,
-  legend,
-  yes,
-  no,
-  value,
-  error,
-  onChange,
-}: {
+function Question(props: {
   name: string;
   legend: string;
   yes: string;
@@ -41,33 +36,20 @@ function Question({
   error: string;
   onChange: (value: Answer) => void;
 }) {
-  const errorId = `cancel-${name}-error`;
   return (
-    <fieldset
-      className="space-y-1 rounded border border-black/15 bg-white px-4 pt-1 pb-3"
-      aria-describedby={error ? errorId : undefined}
-      aria-invalid={error ? true : undefined}
-    >
-      <legend className="px-1 font-medium">{legend}</legend>
-      {error && (
-        <p id={errorId} className="text-sm font-medium text-red-800">
-          {error}
-        </p>
-      )}
+    <Group name={props.name} legend={props.legend} error={props.error || undefined}>
       {(['yes', 'no'] as const).map((answer) => (
-        <label key={answer} className="flex min-h-11 cursor-pointer items-center gap-3">
-          <input
-            type="radio"
-            name={name}
-            value={answer}
-            checked={value === answer}
-            onChange={() => onChange(answer)}
-            className="size-5 shrink-0 accent-ink"
-          />
-          {answer === 'yes' ? yes : no}
-        </label>
+        <Choice
+          key={answer}
+          name={props.name}
+          value={answer}
+          checked={props.value === answer}
+          onChange={() => props.onChange(answer)}
+        >
+          {answer === 'yes' ? props.yes : props.no}
+        </Choice>
       ))}
-    </fieldset>
+    </Group>
   );
 }
 
@@ -76,18 +58,9 @@ export default function CancelDialog({ order, t, busy, onConfirm, onClose }: Pro
   const [refund, setRefund] = useState<Answer>('');
   const [restock, setRestock] = useState<Answer>('');
   const [errors, setErrors] = useState<{ refund?: string; restock?: string }>({});
-  const [lines, setLines] = useState<OrderDetail['lines']>([]);
+  const [refusal, setRefusal] = useState('');
+  const lines = useOrderDetail(order.id).data?.lines ?? [];
   const form = useRef<HTMLFormElement>(null);
-
-  useEffect(() => {
-    let live = true;
-    void adminCall<{ order: OrderDetail }>('GET', `/api/admin/orders/${order.id}`).then((r) => {
-      if (live && r.ok) setLines(r.data.order.lines);
-    });
-    return () => {
-      live = false;
-    };
-  }, [order.id]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -101,7 +74,14 @@ export default function CancelDialog({ order, t, busy, onConfirm, onClose }: Pro
       form.current?.querySelector<HTMLInputElement>(`input[name="${first}"]`)?.focus();
       return;
     }
-    onConfirm({ ...(paid ? { refund: refund === 'yes' } : {}), restock: restock === 'yes' });
+    setRefusal('');
+    onConfirm({ ...(paid ? { refund: refund === 'yes' } : {}), restock: restock === 'yes' }).catch(
+      (error: unknown) => {
+        const fields = errorFields(error);
+        if (Object.keys(fields).length > 0) setErrors(fields);
+        else setRefusal(t('updateError', { message: errorMessage(error) }));
+      },
+    );
   }
 
   return (
@@ -114,6 +94,9 @@ export default function CancelDialog({ order, t, busy, onConfirm, onClose }: Pro
       onClose={onClose}
     >
       <form ref={form} noValidate onSubmit={submit} className="space-y-4">
+        <p role="alert" className="text-sm font-medium text-red-800 empty:hidden">
+          {refusal}
+        </p>
         <p className="text-[0.95rem] leading-relaxed">
           {paid ? t('cancel.text') : t('cancel.textRefunded')}
         </p>

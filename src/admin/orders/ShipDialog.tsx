@@ -1,81 +1,112 @@
-// 'Expédiée' asks for the optional carrier and tracking number (issue 13 point 2) in the shared
-// confirmation dialog, and says who gets the mail and in which language.
-import { useRef, useState } from 'react';
+// 'Marquer comme expédiée' (issues 13, 26, 27): the carrier from the list whose tracking pages the
+// buyer's mail links (src/domain/carriers.ts) — or none, for a parcel handed over — and its tracking
+// number, required with a carrier so the mail has a link to follow. A react-hook-form form on the
+// kernel's schema (shipFormSchema); it says who gets the mail and in which language.
+import { useState } from 'react';
 import { CARRIERS } from '../../domain/carriers.ts';
-import { CARRIER_MAX, TRACKING_MAX, type OrderRow } from '../../schemas/admin-orders.ts';
-import ConfirmDialog from '../ui/ConfirmDialog.tsx';
-import { INPUT, type Translate } from '../ui/kit.tsx';
+import { TRACKING_MAX, type OrderRow } from '../../schemas/admin-orders.ts';
+import { shipFormSchema, type ShipForm } from '../../schemas/admin-orders-input.ts';
+import { applyServerErrors, useAdminForm } from '../ui/form.ts';
+import { BUTTON, Field, INPUT, PRIMARY, rich, type Translate } from '../ui/kit.tsx';
+import Modal from '../ui/Modal.tsx';
 
 export interface Shipment {
-  carrier: string;
-  trackingNumber: string;
+  carrier?: string;
+  trackingNumber?: string;
 }
 
 interface Props {
   order: OrderRow;
   t: Translate;
-  onConfirm: (shipment: Shipment) => void;
-  onCancel: () => void;
+  busy: boolean;
+  /** Rejects with the server's refusal: its field errors go on the fields, the rest above them. */
+  onConfirm: (shipment: Shipment) => Promise<unknown>;
+  onClose: () => void;
 }
 
-export default function ShipDialog({ order, t, onConfirm, onCancel }: Props) {
-  const [carrier, setCarrier] = useState('');
-  const [trackingNumber, setTrackingNumber] = useState('');
-  // The dropdown that opened the dialog gets the focus back.
-  const opener = useRef(
-    document.activeElement instanceof HTMLElement ? document.activeElement : null,
-  );
+/** A kernel message key ('admin.orders.error.…') in this screen's words. */
+export const screenText = (t: Translate, message: string | undefined) =>
+  message ? t(message.replace(/^admin\.orders\./, '')) : undefined;
+
+export default function ShipDialog({ order, t, busy, onConfirm, onClose }: Props) {
+  const form = useAdminForm(shipFormSchema, {
+    defaultValues: { carrier: '', trackingNumber: '' },
+  });
+  const [refusal, setRefusal] = useState('');
+  const errors = form.formState.errors;
+  const submit = form.handleSubmit(async (values: ShipForm) => {
+    setRefusal('');
+    try {
+      await onConfirm({
+        ...(values.carrier ? { carrier: values.carrier } : {}),
+        ...(values.trackingNumber ? { trackingNumber: values.trackingNumber } : {}),
+      });
+    } catch (error) {
+      const text = applyServerErrors(form, error);
+      if (text) setRefusal(t('updateError', { message: text }));
+    }
+  });
   return (
-    <ConfirmDialog
+    <Modal
       id="order-ship"
-      title={t('ship.title', { number: order.number })}
-      confirmLabel={t('ship.confirm')}
-      cancelLabel={t('back')}
-      onConfirm={() =>
-        onConfirm({ carrier: carrier.trim(), trackingNumber: trackingNumber.trim() })
-      }
-      onCancel={onCancel}
-      returnFocus={opener}
+      title={rich(t('ship.title'), {
+        number: <span className="whitespace-nowrap">{order.number}</span>,
+      })}
+      closeLabel={t('detail.close')}
+      onClose={onClose}
     >
-      <p>{t('ship.text', { customer: order.customerName, language: t(`lang.${order.locale}`) })}</p>
-      <div>
-        <label htmlFor="ship-carrier" className="font-medium">
-          {t('ship.carrier')}
-        </label>
-        <input
-          id="ship-carrier"
-          value={carrier}
-          maxLength={CARRIER_MAX}
-          autoComplete="off"
-          aria-describedby="ship-carrier-hint"
-          list="ship-carriers"
-          onChange={(e) => setCarrier(e.target.value)}
-          className={INPUT}
-        />
-        {/* Issue 26: the carriers whose tracking page the buyer's mail links. */}
-        <datalist id="ship-carriers">
-          {CARRIERS.map((c) => (
-            <option key={c.name} value={c.name} />
-          ))}
-        </datalist>
-        <p id="ship-carrier-hint" className="mt-1 text-sm text-black/70">
-          {t('ship.carrierHint')}
+      <form noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
+        <p role="alert" className="text-sm font-medium text-red-800 empty:hidden">
+          {refusal}
         </p>
-      </div>
-      <div>
-        <label htmlFor="ship-tracking" className="font-medium">
-          {t('ship.tracking')}
-        </label>
-        <input
-          id="ship-tracking"
-          value={trackingNumber}
-          maxLength={TRACKING_MAX}
-          autoComplete="off"
-          spellCheck={false}
-          onChange={(e) => setTrackingNumber(e.target.value)}
-          className={`${INPUT} font-mono`}
-        />
-      </div>
-    </ConfirmDialog>
+        <p className="text-[0.95rem] leading-relaxed">
+          {t('ship.textForm', {
+            customer: order.customerName,
+            language: t(`lang.${order.locale}`),
+          })}
+        </p>
+        <Field
+          path="ship.carrier"
+          label={t('ship.carrierSelect')}
+          hint={t('ship.carrierSelectHint')}
+          error={screenText(t, errors.carrier?.message)}
+        >
+          {(control) => (
+            <select {...control} {...form.register('carrier')} className={INPUT}>
+              <option value="">{t('ship.carrierNone')}</option>
+              {CARRIERS.map((c) => (
+                <option key={c.name} value={c.name}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          path="ship.trackingNumber"
+          label={t('ship.trackingLabel')}
+          error={screenText(t, errors.trackingNumber?.message)}
+        >
+          {(control) => (
+            <input
+              {...control}
+              {...form.register('trackingNumber')}
+              maxLength={TRACKING_MAX}
+              autoComplete="off"
+              spellCheck={false}
+              className={`${INPUT} font-mono`}
+            />
+          )}
+        </Field>
+        <div className="flex flex-col-reverse gap-3 border-t border-black/10 pt-4 sm:flex-row sm:justify-end">
+          <button type="button" className={BUTTON} onClick={onClose} disabled={busy}>
+            {t('back')}
+          </button>
+          <button type="submit" className={PRIMARY} disabled={busy}>
+            {busy ? t('saving') : t('ship.confirm')}
+          </button>
+        </div>
+      </form>
+    </Modal>
   );
 }

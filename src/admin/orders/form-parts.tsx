@@ -1,0 +1,47 @@
+// The orders dialogs' question groups (issue 27): a fieldset with its legend and its own error
+// (tied by aria-describedby), and a radio answer at least 44 px tall, ready for react-hook-form's
+// `register` (its ref and handlers pass through).
+import { forwardRef, type InputHTMLAttributes, type ReactNode } from 'react';
+
+export function Group({
+  name,
+  legend,
+  error,
+  children,
+}: {
+  name: string;
+  legend: string;
+  error: string | undefined;
+  children: ReactNode;
+}) {
+  const errorId = `order-${name}-error`;
+  return (
+    <fieldset
+      className="space-y-1 rounded border border-black/15 bg-white px-4 pt-1 pb-3"
+      aria-describedby={error ? errorId : undefined}
+      aria-invalid={error ? true : undefined}
+    >
+      <legend className="px-1 font-medium">{legend}</legend>
+      {error && (
+        <p id={errorId} className="text-sm font-medium text-red-800">
+          {error}
+        </p>
+      )}
+      {children}
+    </fieldset>
+  );
+}
+
+type ChoiceProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & { children: ReactNode };
+
+export const Choice = forwardRef<HTMLInputElement, ChoiceProps>(function Choice(
+  { children, ...input },
+  ref,
+) {
+  return (
+    <label className="flex min-h-11 cursor-pointer items-center gap-3">
+      <input ref={ref} type="radio" {...input} className="size-5 shrink-0 accent-ink" />
+      {children}
+    </label>
+  );
+});
