@@ -253,6 +253,58 @@ test('the list: stat cards, search, every column sorted both ways, pages of 10',
   expect(errors).toEqual([]);
 });
 
+test('a slow answer to an earlier search never replaces a later one (issue 27)', async ({
+  page,
+}) => {
+  const errors = await signIn(page, `/admin/customers?q=${run}`);
+  await expect(page.getByText('25 résultat(s)')).toBeVisible();
+  const [slow, later] = [PEOPLE[3]!.email, PEOPLE[4]!.email];
+  const isSlow = (url: URL) =>
+    url.pathname === '/api/admin/customers' && url.searchParams.get('q') === slow;
+  // The server's answer to the first search is held back until the second one is on screen.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(isSlow, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const search = page.getByRole('searchbox', { name: 'Rechercher un client' });
+  const asked = page.waitForRequest((request) => isSlow(new URL(request.url())));
+  await search.fill(slow);
+  await asked;
+  await search.fill(later);
+  await expect(shown(page)).toHaveCount(1);
+  await expect(shown(page).first()).toHaveAttribute('data-customer', later);
+
+  // From now on, every customer the table's first row shows is noted.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { seen: string[] }).seen = seen;
+    const note = () => {
+      const first = document.querySelector('main tbody tr[data-customer]');
+      const email = first?.getAttribute('data-customer') ?? '';
+      if (seen.at(-1) !== email) seen.push(email);
+    };
+    note();
+    new MutationObserver(note).observe(document.querySelector('main')!, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+    });
+  });
+  const answered = page.waitForResponse((response) => isSlow(new URL(response.url())));
+  release();
+  await (await answered).finished();
+  await idle(page);
+  const before = await page.evaluate(() => [...(window as unknown as { seen: string[] }).seen]);
+  // The earlier search asked again shows its answer, which the screen did receive.
+  await search.fill(slow);
+  await expect(shown(page).first()).toHaveAttribute('data-customer', slow);
+  expect(before).toEqual([later]);
+  await page.unroute(isSlow);
+  expect(errors).toEqual([]);
+});
+
 test('detail, JSON export and erasure of the buyer', async ({ page }) => {
   const errors = await signIn(page, `/admin/customers?q=${run}`);
   await expect(page.getByText('25 résultat(s)')).toBeVisible();

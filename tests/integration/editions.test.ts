@@ -151,6 +151,11 @@ beforeAll(async () => {
       lastError: null,
       version: 'test',
       pending: false,
+      changes: [],
+      changeCount: 0,
+      lastChanges: [],
+      etaMs: null,
+      buildMs: 0,
     }),
   });
   owner = await makeUser(t.db, { role: 'admin' });
