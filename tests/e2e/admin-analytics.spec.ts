@@ -14,7 +14,7 @@ import path from 'node:path';
 import { devices, expect, type Browser, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import type { Analytics, AnalyticsPeriod } from '../../src/schemas/analytics.ts';
-import { formatRate, frenchDay } from '../../src/admin/analytics/format.ts';
+import { conversionText, frenchDay } from '../../src/admin/analytics/format.ts';
 import { formatWholeMoney as money } from '../../src/domain/money.ts';
 import { E2E_ADMIN, useOwner } from './admin.ts';
 import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
@@ -184,9 +184,8 @@ async function expectScreenShows(page: Page, data: Analytics) {
   await expect(figure(page, 'Clients totaux')).toHaveText(String(data.customers.total));
   await expect(figure(page, 'Nouveaux clients')).toHaveText(String(data.customers.newLast30Days));
   await expect(figure(page, 'Clients fidèles')).toHaveText(String(data.customers.returning));
-  await expect(figure(page, 'Taux de conversion')).toHaveText(
-    formatRate(data.customers.conversionRate),
-  );
+  // Issue 27 §6: a rate only once enough visitors were counted ('—' below, and why).
+  await expect(figure(page, 'Taux de conversion')).toHaveText(conversionText(data.customers));
   const top = region(page, 'Œuvres les plus vendues').locator('tbody tr');
   await expect(top).toHaveCount(data.top.length);
   for (const [index, work] of data.top.entries())
@@ -427,7 +426,7 @@ test('a failed load says so (§8) and zeroes every figure (§4); the next load b
   await expect(card(page, 'Panier moyen')).toHaveText(money(0, month.currency));
   for (const name of ['Clients totaux', 'Nouveaux clients', 'Clients fidèles'])
     await expect(figure(page, name)).toHaveText('0');
-  await expect(figure(page, 'Taux de conversion')).toHaveText(formatRate(0));
+  await expect(figure(page, 'Taux de conversion')).toHaveText('—');
   await expect(page.getByText('Aucune vente enregistrée')).toBeVisible();
   await expect(page.getByText('Aucune vue enregistrée sur la période')).toBeVisible();
   const months = await dataRows(region(page, 'Comparaison mensuelle'));

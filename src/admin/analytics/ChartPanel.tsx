@@ -113,7 +113,10 @@ function ChartCanvas({
   const chart = useRef<ChartType | null>(null);
   const key = JSON.stringify([spec, currency]);
 
+  // Redraw when the figures change, not on every render: the effect reads them from `key`, the
+  // one value it depends on.
   useEffect(() => {
+    const [spec, currency] = JSON.parse(key) as [ChartSpec, string];
     let current = true;
     void loadCharts().then(({ Chart }) => {
       const element = canvas.current;
@@ -133,7 +136,6 @@ function ChartCanvas({
     return () => {
       current = false;
     };
-    // `key` stands for spec and currency: redraw when the figures change, not on every render.
   }, [key]);
 
   useEffect(

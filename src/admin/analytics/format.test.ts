@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { MONTH_LABELS, percentChange, type Bucket } from '../../schemas/analytics.ts';
 import {
   bestBucket,
+  conversionText,
+  CONVERSION_MIN_VISITORS,
   currencySymbol,
   formatChange,
   formatRate,
@@ -84,6 +86,15 @@ describe('formatRate (§2: conversion with one decimal)', () => {
     [100, '100,0 %'],
   ])('%d → %s', (rate, expected) => {
     expect(plain(formatRate(rate))).toBe(expected);
+  });
+});
+
+describe('conversionText (issue 27 §6: a rate only with enough visitors)', () => {
+  it("shows '—' rather than '100,0 %' for one buyer and no counted visitor", () => {
+    expect(conversionText({ conversionRate: 100, visitors: 0 })).toBe('—');
+    expect(conversionText({ conversionRate: 66.7, visitors: 3 })).toBe('—');
+    expect(CONVERSION_MIN_VISITORS).toBe(100);
+    expect(plain(conversionText({ conversionRate: 2.4, visitors: 100 }))).toBe('2,4 %');
   });
 });
 

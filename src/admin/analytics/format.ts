@@ -114,3 +114,14 @@ export function bestBucket(sales: readonly Bucket[]): Bucket | null {
     null,
   );
 }
+
+/**
+ * Issue 27 §6: below this many visitors over the period a conversion rate means nothing (two
+ * buyers among three visitors is not '66,7 %'), so the card shows '—' and says why.
+ */
+export const CONVERSION_MIN_VISITORS = 100;
+
+/** The conversion card's figure: '2,4 %', or '—' with too few visitors to mean something. */
+export function conversionText(customers: { conversionRate: number; visitors: number }): string {
+  return customers.visitors >= CONVERSION_MIN_VISITORS ? formatRate(customers.conversionRate) : '—';
+}
