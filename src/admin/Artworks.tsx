@@ -54,7 +54,7 @@ function Artworks({ initial, texts }: Props) {
   const actions = useWorkActions(t, toast);
   const { filter, asked, change } = useFilter();
   const listKey = adminKeys.artworks.list(asked);
-  const { data: list = initial } = useQuery({
+  const { data: list = initial, isPlaceholderData: loading } = useQuery({
     queryKey: listKey,
     queryFn: () => adminFetch<WorkList>('GET', `/api/admin/artworks?${searchOf(asked)}`),
     initialData: same(asked, FIRST) ? initial : undefined,
@@ -64,7 +64,9 @@ function Artworks({ initial, texts }: Props) {
   const [editing, setEditing] = useState<AdminArtwork | 'new' | null>(null);
   const orderable = !(asked.q.trim() || asked.category || asked.type);
   // Only works still shown stay selected.
-  const chosen = list.artworks.filter((w) => selected.has(w.id)).map((w) => w.id);
+  // While the other view loads, the previous list stays: never its works under the wrong view.
+  const works = list.artworks.filter((w) => (w.archivedAt !== null) === asked.archived);
+  const chosen = works.filter((w) => selected.has(w.id)).map((w) => w.id);
 
   const select = (ids: number[], on: boolean) =>
     setSelected((current) => {
@@ -110,15 +112,19 @@ function Artworks({ initial, texts }: Props) {
       </div>
       <Filters filter={filter} onChange={change} counts={list} t={t} />
       <p className="text-sm text-black/70" aria-live="polite">
-        {t('results', { count: list.artworks.length })}
+        {t('results', { count: works.length })}
       </p>
       {asked.archived ? (
-        <ArchivedRows works={list.artworks} actions={actions} t={t} />
-      ) : list.artworks.length === 0 ? (
-        <div className="rounded-lg border border-black/10 bg-white p-8 text-center">
-          <p className="font-serif text-xl">{t('empty')}</p>
-          <p className="mt-2 text-black/70">{t('emptyHint')}</p>
-        </div>
+        loading && works.length === 0 ? null : (
+          <ArchivedRows works={works} actions={actions} t={t} />
+        )
+      ) : works.length === 0 ? (
+        loading ? null : (
+          <div className="rounded-lg border border-black/10 bg-white p-8 text-center">
+            <p className="font-serif text-xl">{t('empty')}</p>
+            <p className="mt-2 text-black/70">{t('emptyHint')}</p>
+          </div>
+        )
       ) : (
         <>
           {!orderable && <p className="text-sm text-black/70">{t('dragFiltered')}</p>}
@@ -133,7 +139,7 @@ function Artworks({ initial, texts }: Props) {
             />
           )}
           <WorkRows
-            works={list.artworks}
+            works={works}
             last={list.total}
             listKey={listKey}
             orderable={orderable}
@@ -148,7 +154,7 @@ function Artworks({ initial, texts }: Props) {
       {editing && (
         <ArtworkForm
           work={editing === 'new' ? null : editing}
-          originals={list.artworks.filter((w) => w.type === 'original')}
+          originals={works.filter((w) => w.type === 'original')}
           texts={texts}
           onClose={() => setEditing(null)}
           onSaved={(_saved, added) => {

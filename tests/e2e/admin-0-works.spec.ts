@@ -6,7 +6,7 @@
 // `works` project, on a shop of its own (playwright.config.ts) — before live.spec.ts (files run in
 // name order): its ordering test reads the gallery's card order, which other specs' linked
 // originals and prints (one card for both) would make ambiguous.
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { E2E_ADMIN, useOwner } from './admin.ts';
 import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
@@ -34,6 +34,21 @@ async function publicPage(request: APIRequestContext, path: string, text: string
       intervals: [500],
     })
     .toBe(present);
+}
+
+/** Chooses an action in a work row's "⋯" menu (issue 27). */
+async function fromMenu(row: Locator, item: string) {
+  await row.getByRole('button', { name: /^Actions pour/ }).click();
+  await row.page().getByRole('menuitem', { name: item, exact: true }).click();
+}
+
+/** Accepts the kit's confirmation dialog (never window.confirm) with its confirm button. */
+async function confirmWith(page: Page, button: string, message?: string) {
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  if (message) await expect(dialog).toContainText(message);
+  await dialog.getByRole('button', { name: button, exact: true }).click();
+  await expect(dialog).toHaveCount(0);
 }
 
 /** An original added through the back office's endpoints, with its uploaded image: its id. */
@@ -156,13 +171,13 @@ test('a work added with a phone photo reaches both galleries without its GPS; pr
   }
 
   // The price, then hiding it.
-  await card.getByRole('button', { name: 'Modifier' }).click();
+  await fromMenu(card, 'Modifier');
   const edit = page.getByRole('dialog', { name: `Modifier l'œuvre: ${title.fr}` });
   await edit.getByLabel(/^Prix/).fill('415');
   await edit.getByRole('button', { name: 'Enregistrer les modifications' }).click();
   await expect(page.getByRole('status').getByText('Modifications enregistrées')).toBeVisible();
   await publicPage(request, '/gallery', '415');
-  await card.getByRole('button', { name: 'Masquer' }).click();
+  await fromMenu(card, 'Masquer');
   await expect(card.getByText('Masquée')).toBeVisible();
   await publicPage(request, '/gallery', title.fr, false);
   await publicPage(request, '/en/gallery', title.en, false);
@@ -173,8 +188,8 @@ test('a work added with a phone photo reaches both galleries without its GPS; pr
   await page.reload();
   await hydrated(page);
   const sold = page.locator(`[data-artwork-card="${soldId}"]`);
-  page.once('dialog', (d) => void d.accept());
-  await sold.getByRole('button', { name: 'Vendu' }).click();
+  await fromMenu(sold, 'Marquer comme vendu');
+  await confirmWith(page, 'Marquer comme vendu');
   await expect(page.getByRole('status').getByText('Œuvre marquée comme vendue')).toBeVisible();
   await expect(sold.getByText('Vendu', { exact: true }).first()).toBeVisible();
   await expect
@@ -196,8 +211,8 @@ test('a work added with a phone photo reaches both galleries without its GPS; pr
   expect(add.status()).toBe(409);
 
   // Deleting the new work (never ordered): gone from the list.
-  page.once('dialog', (d) => void d.accept());
-  await card.getByRole('button', { name: 'Supprimer' }).click();
+  await fromMenu(card, 'Supprimer');
+  await confirmWith(page, 'Supprimer');
   await expect(page.getByRole('status').getByText('Œuvre supprimée')).toBeVisible();
   await expect(card).toHaveCount(0);
 });
@@ -217,10 +232,7 @@ test('a work’s photos: two more added with captions, reordered by keyboard, on
   const id = await addOriginal(title, (await shot('#6d2e46', 'face.jpg')).buffer);
   await page.reload();
   await hydrated(page);
-  await page
-    .locator(`[data-artwork-card="${id}"]`)
-    .getByRole('button', { name: 'Modifier' })
-    .click();
+  await fromMenu(page.locator(`[data-artwork-card="${id}"]`), 'Modifier');
   const form = page.getByRole('dialog', { name: `Modifier l'œuvre: ${title.fr}` });
   // The form opens once the work is fetched whole; a failure to open shows here, not as 0 photos.
   await expect(form).toBeVisible();
@@ -285,7 +297,7 @@ test('a work’s photos: two more added with captions, reordered by keyboard, on
   await expectNoAxeViolations(page);
 });
 
-test('the order: dragged by pointer and by keyboard, up, down and reset — the gallery follows', async ({
+test('the order: dragged by pointer and by keyboard, up, down (the focus stays on the work) and reset to the order the works were added — the gallery follows', async ({
   page,
   request,
 }) => {
@@ -310,30 +322,33 @@ test('the order: dragged by pointer and by keyboard, up, down and reset — the 
     for (let i = 2; ; i++) if (!seen.includes(await titleAt(i))) return i;
   };
 
-  // By pointer, at desktop width: the first card dragged onto the second's place.
-  const [firstTitle, secondTitle] = [await titleAt(0), await titleAt(1)];
-  expect(firstTitle).not.toBe(secondTitle);
+  // By pointer, at desktop width: the first row of another work (an original and its print
+  // share a title and a gallery card) dragged up onto the first row's place.
+  const firstTitle = await titleAt(0);
+  let k = 1;
+  while ((await titleAt(k)) === firstTitle) k++;
+  const draggedTitle = await titleAt(k);
   const handle = (await cards
-    .nth(0)
+    .nth(k)
     .getByRole('button', { name: /^Déplacer/ })
     .boundingBox())!;
-  const [box0, box1] = [(await cards.nth(0).boundingBox())!, (await cards.nth(1).boundingBox())!];
+  const [box0, boxK] = [(await cards.nth(0).boundingBox())!, (await cards.nth(k).boundingBox())!];
   const start = { x: handle.x + handle.width / 2, y: handle.y + handle.height / 2 };
   await page.mouse.move(start.x, start.y);
   await page.mouse.down();
   // As a hand does: a small first move picks it up, then the way to the next place.
-  await page.mouse.move(start.x + 10, start.y + 4, { steps: 3 });
-  await expect(cards.nth(0).getByRole('button', { name: /^Déplacer/ })).toHaveAttribute(
+  await page.mouse.move(start.x + 10, start.y - 4, { steps: 3 });
+  await expect(cards.nth(k).getByRole('button', { name: /^Déplacer/ })).toHaveAttribute(
     'aria-pressed',
     'true',
   );
-  await page.mouse.move(start.x + box1.x - box0.x, start.y + box1.y - box0.y, { steps: 25 });
-  // The second card has made way (it slides towards the first place) before the drop.
-  await expect(cards.nth(1)).toHaveAttribute('style', /translate3d\(-\d/);
+  await page.mouse.move(start.x, start.y + box0.y - boxK.y, { steps: 25 });
+  // The first row has made way (it slides down towards the next place) before the drop.
+  await expect(cards.nth(0)).toHaveAttribute('style', /translate3d\(0px, [1-9]/);
   await page.mouse.up();
-  await expect.poll(() => titleAt(0)).toBe(secondTitle);
+  await expect.poll(() => titleAt(0)).toBe(draggedTitle);
   expect(await titleAt(1)).toBe(firstTitle);
-  await galleryPuts(secondTitle, firstTitle);
+  await galleryPuts(draggedTitle, firstTitle);
 
   await page.setViewportSize({ width: 390, height: 844 });
   // By keyboard: Space to pick up, ArrowUp until first, Space to drop.
@@ -354,28 +369,40 @@ test('the order: dragged by pointer and by keyboard, up, down and reset — the 
   await expect.poll(() => titleAt(0)).toBe(moved);
   await galleryPuts(moved, wasFirst);
 
-  // 'Haut' on the second card brings the former first back up.
+  // 'Haut' on the second row brings the former first back up; the focus stays on that work
+  // (issue 27): now first, its 'Haut' is disabled, so its 'Bas' has the focus.
+  await page.setViewportSize({ width: 1280, height: 900 });
   expect(await titleAt(1)).toBe(wasFirst);
-  await cards.nth(1).getByRole('button', { name: 'Haut' }).click();
+  await cards.nth(1).getByRole('button', { name: 'Haut', exact: true }).click();
   await expect(page.getByRole('status').getByText('Ordre mis à jour').first()).toBeVisible();
   await expect.poll(() => titleAt(0)).toBe(wasFirst);
+  await expect(cards.nth(0).getByRole('button', { name: 'Bas', exact: true })).toBeFocused();
   await galleryPuts(wasFirst, moved);
 
-  // 'Bas' on the first card; then the reset puts the newest work first again.
-  await cards.nth(0).getByRole('button', { name: 'Bas' }).click();
+  // 'Bas' by keyboard on the focused button: the work goes down, the focus with it.
+  await page.keyboard.press('Enter');
   await expect.poll(() => titleAt(0)).toBe(moved);
-  // The newest work (the previous test's, put first when it was added) leads after a reset.
-  const newest = firstTitle;
+  await expect(cards.nth(1).getByRole('button', { name: 'Bas', exact: true })).toBeFocused();
 
-  // Reset, after the confirmation: newest first again.
-  page.once('dialog', (d) => {
-    expect(d.message()).toBe("Êtes-vous sûr de vouloir réinitialiser l'ordre d'affichage ?");
-    void d.accept();
-  });
+  // Reset, after the spec's confirmation: the order the works were added, oldest first (the
+  // seed's first work leads again; ids grow with the date of adding).
   await page.getByRole('button', { name: "Réinitialiser l'ordre" }).click();
+  await confirmWith(
+    page,
+    'Réinitialiser',
+    "Êtes-vous sûr de vouloir réinitialiser l'ordre d'affichage ?",
+  );
   await expect(page.getByRole('status').getByText('Ordre réinitialisé')).toBeVisible();
-  await expect.poll(() => titleAt(0)).toBe(newest);
-  await galleryPuts(newest, moved);
+  const idsShown = async () =>
+    await cards.evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-artwork-card'))));
+  await expect
+    .poll(async () => {
+      const shown = await idsShown();
+      return shown.every((id, i) => i === 0 || shown[i - 1]! < id);
+    })
+    .toBe(true);
+  const oldest = await titleAt(0);
+  if (oldest !== moved) await galleryPuts(oldest, moved);
 });
 
 test('deleting a work that was bought archives it: off the site, its order keeps its title', async ({
@@ -434,8 +461,8 @@ test('deleting a work that was bought archives it: off the site, its order keeps
   // The owner deletes it: it is archived, not erased.
   await signIn(page);
   const card = page.locator(`[data-artwork-card="${workId}"]`);
-  page.once('dialog', (d) => void d.accept());
-  await card.getByRole('button', { name: 'Supprimer' }).click();
+  await fromMenu(card, 'Supprimer');
+  await confirmWith(page, 'Supprimer');
   await expect(
     page
       .getByRole('status')
@@ -449,6 +476,21 @@ test('deleting a work that was bought archives it: off the site, its order keeps
     order: { lines: { title: string }[] };
   };
   expect(order.order.lines.map((line) => line.title)).toEqual([title]);
+
+  // issue 27: the 'Archivées' view lists it; restored, it comes back hidden, last in the order.
+  await page.getByRole('button', { name: /^Archivées \(\d+\)$/ }).click();
+  const archived = page.locator(`[data-archived-work="${workId}"]`);
+  await expect(archived).toContainText(title);
+  await expectNoAxeViolations(page);
+  await archived.getByRole('button', { name: `Restaurer « ${title} »` }).click();
+  await expect(page.getByRole('status').getByText('Œuvre restaurée')).toBeVisible();
+  await expect(archived).toHaveCount(0);
+  await page.getByRole('button', { name: /^Dans la galerie \(\d+\)$/ }).click();
+  await expect(page.locator('[data-artwork-card]').last()).toHaveAttribute(
+    'data-artwork-card',
+    String(workId),
+  );
+  await expect(card.getByText('Masquée')).toBeVisible();
 });
 
 test('a square work: its card and its page keep it square, at 1366 and 390 px, axe 0', async ({
@@ -498,5 +540,140 @@ test('a square work: its card and its page keep it square, at 1366 and 390 px, a
     expect(cardBox).not.toBeNull();
     expect(Math.abs(cardBox!.width - cardBox!.height)).toBeLessThanOrEqual(1);
   }
+  expect(errors).toEqual([]);
+});
+
+test('the works as rows: the menu, a selection hidden, published, moved and deleted at once, and the home hero chosen — a new work does not take it (1366 and 390 px, axe 0)', async ({
+  page,
+  request,
+}) => {
+  const errors = await preparePage(page);
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await signIn(page);
+  const rows = page.locator('[data-artwork-card]');
+  const shot = async (name: string) => {
+    await settle(page);
+    await expectNoAxeViolations(page);
+    await expect(page).toHaveScreenshot(name, {
+      animations: 'disabled',
+      // The counts follow the other tests of this file; the photos are checked elsewhere.
+      mask: [
+        page.locator(SHOWN_IMAGES),
+        page.getByText(/^\d+ œuvres$/),
+        page.getByText(/^\d+ résultat/),
+        page.getByRole('group', { name: 'Affichage' }),
+      ],
+      maskColor: '#d9d4cc',
+      threshold: 0.25,
+      maxDiffPixelRatio: 0.02,
+    });
+  };
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(`works-rows-${width}.png`);
+    // Every row control a finger can reach is at least 44 px.
+    for (const control of await rows.first().locator('button, label').all())
+      if (await control.isVisible()) {
+        const box = (await control.boundingBox())!;
+        expect(Math.min(box.width, box.height), await control.innerText()).toBeGreaterThanOrEqual(
+          width === 390 ? 44 : 24,
+        );
+      }
+    await rows
+      .nth(1)
+      .getByRole('button', { name: /^Actions pour/ })
+      .click();
+    const menu = page.getByRole('menu');
+    await expect(menu.getByRole('menuitem').first()).toBeFocused();
+    await shot(`works-menu-${width}.png`);
+    await page.keyboard.press('Escape');
+    await expect(menu).toHaveCount(0);
+    await expect(rows.nth(1).getByRole('button', { name: /^Actions pour/ })).toBeFocused();
+    await rows.nth(1).getByRole('checkbox').check();
+    await rows.nth(2).getByRole('checkbox').check();
+    await expect(page.getByRole('region', { name: 'Actions sur la sélection' })).toContainText(
+      '2 sélectionnée(s)',
+    );
+    await shot(`works-selection-${width}.png`);
+    await page.getByRole('button', { name: 'Désélectionner' }).click();
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+
+  // Two new works: they go last, hidden then published together, moved to the top together, and
+  // deleted together.
+  const stamp = Date.now().toString(36);
+  const photo = await sharp({
+    create: { width: 800, height: 1000, channels: 3, background: '#5b7d4a' },
+  })
+    .jpeg()
+    .toBuffer();
+  const a = await addOriginal({ fr: `Lot A ${stamp}`, en: `Lot A ${stamp}` }, photo);
+  const b = await addOriginal({ fr: `Lot B ${stamp}`, en: `Lot B ${stamp}` }, photo);
+  await page.reload();
+  await hydrated(page);
+  const idAt = async (i: number) => Number(await rows.nth(i).getAttribute('data-artwork-card'));
+  expect([await idAt(-2), await idAt(-1)]).toEqual([a, b]);
+  const rowA = page.locator(`[data-artwork-card="${a}"]`);
+  const rowB = page.locator(`[data-artwork-card="${b}"]`);
+  const bar = page.getByRole('region', { name: 'Actions sur la sélection' });
+  const selectBoth = async () => {
+    await rowA.getByRole('checkbox').check();
+    await rowB.getByRole('checkbox').check();
+  };
+  await selectBoth();
+  await bar.getByRole('button', { name: 'Masquer' }).click();
+  await expect(page.getByRole('status').getByText('2 œuvre(s) mise(s) à jour')).toBeVisible();
+  await expect(rowA.getByText('Masquée')).toBeVisible();
+  await expect(rowB.getByText('Masquée')).toBeVisible();
+  await selectBoth();
+  await bar.getByRole('button', { name: 'Publier' }).click();
+  await expect(rowA.getByText('En ligne')).toBeVisible();
+  await expect(rowB.getByText('En ligne')).toBeVisible();
+  await selectBoth();
+  await bar.getByRole('button', { name: 'Déplacer en haut' }).click();
+  await expect.poll(async () => [await idAt(0), await idAt(1)]).toEqual([a, b]);
+
+  // 'Mettre en avant': A becomes the home page's hero (its photo leads the page).
+  await fromMenu(rowA, "Image d'accueil");
+  await expect(
+    page.getByRole('status').getByText(`« Lot A ${stamp} » est l'image d'accueil`),
+  ).toBeVisible();
+  await expect(rowA.getByText("Image d'accueil")).toBeVisible();
+  const heroSha = /\/media\/([0-9a-f]{64})\//.exec(
+    (await rowA.locator('img').getAttribute('src')) ?? '',
+  )?.[1];
+  expect(heroSha).toBeTruthy();
+  const homeHero = async () =>
+    /property="og:image" content="[^"]*\/media\/([0-9a-f]{64})\//.exec(
+      await (await request.get('/')).text(),
+    )?.[1];
+  await expect.poll(homeHero, { timeout: 120_000, intervals: [500] }).toBe(heroSha);
+
+  // A new work, with a photo of its own, does not take it.
+  const other = await sharp({
+    create: { width: 800, height: 1000, channels: 3, background: '#a33d2e' },
+  })
+    .jpeg()
+    .toBuffer();
+  const newcomer = `Nouvelle venue ${stamp}`;
+  const c = await addOriginal({ fr: newcomer, en: `Newcomer ${stamp}` }, other);
+  await publicPage(request, '/gallery', newcomer);
+  expect(await homeHero()).toBe(heroSha);
+  await page.reload();
+  await hydrated(page);
+  expect(await idAt(-1)).toBe(c);
+
+  // Deleted together (never ordered): gone; the hero falls back to the gallery's first work for sale.
+  await selectBoth();
+  await page.locator(`[data-artwork-card="${c}"]`).getByRole('checkbox').check();
+  await bar.getByRole('button', { name: 'Supprimer' }).click();
+  await confirmWith(page, 'Supprimer', 'Supprimer 3 œuvre(s) ?');
+  await expect(
+    page.getByRole('status').getByText('3 œuvre(s) supprimée(s), 0 archivée(s)'),
+  ).toBeVisible();
+  await expect(rowA).toHaveCount(0);
+  await expect(rowB).toHaveCount(0);
+  await expect.poll(homeHero, { timeout: 120_000, intervals: [500] }).not.toBe(heroSha);
   expect(errors).toEqual([]);
 });

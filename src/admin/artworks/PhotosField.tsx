@@ -53,23 +53,9 @@ export default function PhotosField({ images, onChange, onUploading, t, errors, 
     let next = images;
     try {
       for (const file of files.slice(0, MAX_IMAGES - images.length)) {
-        const response = await fetch('/api/admin/uploads', {
-          method: 'POST',
-          credentials: 'same-origin',
-          body: file,
-        });
-        const data = (await response.json().catch(() => null)) as {
-          sha256: string;
-          width: number;
-          height: number;
-          error?: AdminError;
-        } | null;
-        if (!response.ok || !data) {
-          setUploadError(
-            response.status === 413
-              ? 'admin.upload.error.tooLarge'
-              : (data?.error?.fields?.['image'] ?? 'admin.upload.error.unreadable'),
-          );
+        const data = await uploadOne(file);
+        if ('error' in data) {
+          setUploadError(data.error);
           break;
         }
         if (next.some((image) => image.sha256 === data.sha256)) continue;
@@ -118,12 +104,6 @@ export default function PhotosField({ images, onChange, onUploading, t, errors, 
     );
   }
 
-  const fieldError = (name: string): ReactNode =>
-    errors[name] ? (
-      <p id={`photos-${name}-error`} className="mt-1 text-sm text-red-800">
-        {t(errors[name])}
-      </p>
-    ) : null;
   const listError = errors['images'] ?? errors['imageSha256'];
 
   return (
@@ -142,86 +122,19 @@ export default function PhotosField({ images, onChange, onUploading, t, errors, 
       </p>
       {count > 0 && (
         <ol ref={list} className="mt-4 space-y-4">
-          {images.map((image, index) => {
-            const n = String(index + 1);
-            return (
-              <li
-                key={image.sha256}
-                data-photo={image.sha256}
-                className="grid gap-4 rounded border border-black/10 bg-white/60 p-3 sm:grid-cols-[9rem_1fr]"
-              >
-                <div>
-                  <img
-                    src={`/media/${image.sha256}/400.webp`}
-                    alt=""
-                    width={144}
-                    height={Math.round((144 * image.height) / image.width)}
-                    className="h-auto w-36 rounded border border-black/10"
-                  />
-                  <p className="mt-1 text-sm font-medium">
-                    {t('form.photoN', { n })}
-                    {index === 0 && (
-                      <span className="block text-black/70">{t('form.photoFirst')}</span>
-                    )}
-                  </p>
-                  <div className="mt-2 flex flex-wrap gap-2">
-                    <button
-                      type="button"
-                      data-photo-up
-                      aria-label={t('form.moveUp', { n })}
-                      aria-disabled={index === 0 || undefined}
-                      onClick={() => move(index, -1)}
-                      className={BUTTON}
-                    >
-                      <span aria-hidden="true">↑</span>
-                    </button>
-                    <button
-                      type="button"
-                      data-photo-down
-                      aria-label={t('form.moveDown', { n })}
-                      aria-disabled={index === count - 1 || undefined}
-                      onClick={() => move(index, 1)}
-                      className={BUTTON}
-                    >
-                      <span aria-hidden="true">↓</span>
-                    </button>
-                    <button
-                      type="button"
-                      data-photo-remove
-                      aria-label={t('form.removePhoto', { n })}
-                      onClick={() => remove(index)}
-                      className={BUTTON}
-                    >
-                      <span aria-hidden="true">✕</span>
-                    </button>
-                  </div>
-                  {fieldError(`images.${index}.sha256`)}
-                </div>
-                <div className="grid gap-3">
-                  {(['fr', 'en'] as const).map((lang) => {
-                    const name = `images.${index}.caption.${lang}`;
-                    return (
-                      <label key={lang} className="block">
-                        <span className="text-sm font-medium">
-                          {t(lang === 'fr' ? 'form.captionFr' : 'form.captionEn')}
-                          <span className="sr-only"> — {t('form.photoN', { n })}</span>
-                        </span>
-                        <input
-                          value={image.caption[lang]}
-                          maxLength={MAX_CAPTION}
-                          onChange={(e) => caption(index, lang, e.target.value)}
-                          aria-invalid={errors[name] ? true : undefined}
-                          aria-describedby={errors[name] ? `photos-${name}-error` : undefined}
-                          className={FIELD}
-                        />
-                        {fieldError(name)}
-                      </label>
-                    );
-                  })}
-                </div>
-              </li>
-            );
-          })}
+          {images.map((image, index) => (
+            <PhotoItem
+              key={image.sha256}
+              image={image}
+              index={index}
+              count={count}
+              t={t}
+              errors={errors}
+              onMove={(by) => move(index, by)}
+              onRemove={() => remove(index)}
+              onCaption={(lang, value) => caption(index, lang, value)}
+            />
+          ))}
         </ol>
       )}
       <div className="mt-4">
@@ -258,4 +171,135 @@ export default function PhotosField({ images, onChange, onUploading, t, errors, 
       </p>
     </fieldset>
   );
+}
+
+/** The error under a photo's field, tied to it by its id. */
+function fieldError(errors: Record<string, string>, name: string, t: Props['t']): ReactNode {
+  return errors[name] ? (
+    <p id={`photos-${name}-error`} className="mt-1 text-sm text-red-800">
+      {t(errors[name])}
+    </p>
+  ) : null;
+}
+
+/** One photo: its preview, number, move and remove buttons, and its captions in both languages. */
+function PhotoItem({
+  image,
+  index,
+  count,
+  t,
+  errors,
+  onMove,
+  onRemove,
+  onCaption,
+}: {
+  image: AdminArtworkImage;
+  index: number;
+  count: number;
+  t: Props['t'];
+  errors: Record<string, string>;
+  onMove: (by: -1 | 1) => void;
+  onRemove: () => void;
+  onCaption: (lang: 'fr' | 'en', value: string) => void;
+}) {
+  const n = String(index + 1);
+  return (
+    <li
+      data-photo={image.sha256}
+      className="grid gap-4 rounded border border-black/10 bg-white/60 p-3 sm:grid-cols-[9rem_1fr]"
+    >
+      <div>
+        <img
+          src={`/media/${image.sha256}/400.webp`}
+          alt=""
+          width={144}
+          height={Math.round((144 * image.height) / image.width)}
+          className="h-auto w-36 rounded border border-black/10"
+        />
+        <p className="mt-1 text-sm font-medium">
+          {t('form.photoN', { n })}
+          {index === 0 && <span className="block text-black/70">{t('form.photoFirst')}</span>}
+        </p>
+        <div className="mt-2 flex flex-wrap gap-2">
+          <button
+            type="button"
+            data-photo-up
+            aria-label={t('form.moveUp', { n })}
+            aria-disabled={index === 0 || undefined}
+            onClick={() => onMove(-1)}
+            className={BUTTON}
+          >
+            <span aria-hidden="true">↑</span>
+          </button>
+          <button
+            type="button"
+            data-photo-down
+            aria-label={t('form.moveDown', { n })}
+            aria-disabled={index === count - 1 || undefined}
+            onClick={() => onMove(1)}
+            className={BUTTON}
+          >
+            <span aria-hidden="true">↓</span>
+          </button>
+          <button
+            type="button"
+            data-photo-remove
+            aria-label={t('form.removePhoto', { n })}
+            onClick={onRemove}
+            className={BUTTON}
+          >
+            <span aria-hidden="true">✕</span>
+          </button>
+        </div>
+        {fieldError(errors, `images.${index}.sha256`, t)}
+      </div>
+      <div className="grid gap-3">
+        {(['fr', 'en'] as const).map((lang) => {
+          const name = `images.${index}.caption.${lang}`;
+          return (
+            <label key={lang} className="block">
+              <span className="text-sm font-medium">
+                {t(lang === 'fr' ? 'form.captionFr' : 'form.captionEn')}
+                <span className="sr-only"> — {t('form.photoN', { n })}</span>
+              </span>
+              <input
+                value={image.caption[lang]}
+                maxLength={MAX_CAPTION}
+                onChange={(e) => onCaption(lang, e.target.value)}
+                aria-invalid={errors[name] ? true : undefined}
+                aria-describedby={errors[name] ? `photos-${name}-error` : undefined}
+                className={FIELD}
+              />
+              {fieldError(errors, name, t)}
+            </label>
+          );
+        })}
+      </div>
+    </li>
+  );
+}
+
+/** One file to the uploads endpoint: the stored image, or the message key of why it was refused. */
+async function uploadOne(
+  file: File,
+): Promise<{ sha256: string; width: number; height: number } | { error: string }> {
+  const response = await fetch('/api/admin/uploads', {
+    method: 'POST',
+    credentials: 'same-origin',
+    body: file,
+  });
+  const data = (await response.json().catch(() => null)) as {
+    sha256: string;
+    width: number;
+    height: number;
+    error?: AdminError;
+  } | null;
+  if (!response.ok || !data)
+    return {
+      error:
+        response.status === 413
+          ? 'admin.upload.error.tooLarge'
+          : (data?.error?.fields?.['image'] ?? 'admin.upload.error.unreadable'),
+    };
+  return { sha256: data.sha256, width: data.width, height: data.height };
 }
