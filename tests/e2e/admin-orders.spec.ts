@@ -47,7 +47,7 @@ interface Purchase {
   number: string;
   id: string;
 }
-const bought: { zoe?: Purchase; ines?: Purchase; originalId?: number } = {};
+const bought: { zoe?: Purchase; ines?: Purchase; originalId?: number; printId?: number } = {};
 
 /** The owner adds a work with its image through the back office's endpoints: its id. */
 async function addWork(
@@ -130,6 +130,7 @@ async function buy(
   baseURL: string,
   buyer: { name: string; email: string; locale: 'fr' | 'en' },
   line: { id: number; quantity: number; title: string },
+  more: { id: number; quantity: number; title: string }[] = [],
 ): Promise<string> {
   const c = CHECKOUT[buyer.locale];
   const context = await browser.newContext({
@@ -140,14 +141,17 @@ async function buy(
   const errors = await preparePage(page);
   // The works are new and not yet published: into the cart through the endpoint the gallery's
   // 'Ajouter au panier' button calls; cart, checkout, emulator and success page are the real ones.
-  const added = await page.request.post('/api/cart', {
-    data: { artworkId: line.id, quantity: line.quantity },
-    headers: { Origin: baseURL },
-  });
-  expect(added.ok(), await added.text()).toBe(true);
+  for (const each of [line, ...more]) {
+    const added = await page.request.post('/api/cart', {
+      data: { artworkId: each.id, quantity: each.quantity },
+      headers: { Origin: baseURL },
+    });
+    expect(added.ok(), await added.text()).toBe(true);
+  }
   await page.goto(c.cart);
   await hydrated(page);
-  await expect(page.getByRole('heading', { name: line.title })).toBeVisible();
+  for (const each of [line, ...more])
+    await expect(page.getByRole('heading', { name: each.title })).toBeVisible();
   await page.getByRole('link', { name: c.proceed }).click();
   await expect(page).toHaveURL(c.url);
   await hydrated(page);
@@ -274,6 +278,7 @@ test('two buyers pay; the owner finds, filters, ships, cancels and exports their
   const originalId = await addWork('original', ORIGINAL.title, ORIGINAL.priceCents, null);
   const printId = await addWork('print', PRINT.title, PRINT.priceCents, originalId);
   bought.originalId = originalId;
+  bought.printId = printId;
   const zoeSession = await buy(browser, baseURL!, ZOE, {
     id: printId,
     quantity: PRINT.quantity,
@@ -359,25 +364,48 @@ test('two buyers pay; the owner finds, filters, ships, cancels and exports their
   await detail.getByRole('button', { name: 'Fermer' }).click();
   await expect(detail).toBeHidden();
 
-  // 'Expédiée' asks for the carrier and the tracking number, then mails Zoë in English.
-  await statusOf(page, zoe.number).selectOption('shipped');
+  // Issue 27: the detail is where the owner acts. 'Marquer comme expédiée' asks for the carrier
+  // from the list and its tracking number, then mails Zoë in English with the tracking link.
+  await row(page, zoe.number)
+    .getByRole('button', { name: `Voir les détails de la commande ${zoe.number}` })
+    .click();
+  await expect(detail).toBeVisible();
+  await detail.getByRole('button', { name: 'Marquer comme expédiée' }).click();
   const ship = page.getByRole('dialog', {
     name: `Marquer la commande ${zoe.number} comme expédiée`,
   });
   await expect(ship).toBeVisible();
   await expect(ship).toContainText('anglais');
-  await ship.getByLabel('Transporteur (facultatif)').fill('Colissimo');
-  await ship.getByLabel('Numéro de suivi (facultatif)').fill(TRACKING);
+  // A carrier without its number: the field says how to fix it.
+  await ship.getByLabel('Transporteur', { exact: true }).selectOption('Colissimo');
+  await ship.getByRole('button', { name: 'Marquer comme expédiée' }).click();
+  await expect(ship.getByLabel('Numéro de suivi', { exact: true })).toHaveAttribute(
+    'aria-invalid',
+    'true',
+  );
+  await expect(ship).toContainText('Indiquez le numéro de suivi');
+  await ship.getByLabel('Numéro de suivi', { exact: true }).fill(TRACKING);
   await look(page, 'orders-1366-ship');
   await ship.getByRole('button', { name: 'Marquer comme expédiée' }).click();
-  await expect(successBanner(page)).toContainText(
+  await expect(ship).toBeHidden();
+  await expect(detail.getByRole('status').filter({ hasText: 'Expédiée' })).toHaveText(
     `Commande ${zoe.number} : statut « Expédiée » enregistré. Le client a été prévenu par e-mail.`,
   );
+  await expect(detail.getByText(TRACKING, { exact: true })).toBeVisible();
+  // Nothing left to ship: the button is gone, the packing slip stays.
+  await expect(detail.getByRole('button', { name: 'Marquer comme expédiée' })).toHaveCount(0);
+  await expect(detail.getByRole('link', { name: 'Imprimer le bon de livraison' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(detail).toBeHidden();
   await expect(statusOf(page, zoe.number)).toHaveValue('shipped');
   let mail: Awaited<ReturnType<typeof mailTo>> = null;
   await expect.poll(async () => (mail = await mailTo(ZOE.email, TRACKING))).not.toBeNull();
   expect(mail!.text).toContain(`Tracking number: ${TRACKING}`);
   expect(mail!.text).toContain('Carrier: Colissimo');
+  expect(mail!.text).toContain(`https://www.laposte.fr/outils/suivre-vos-envois?code=${TRACKING}`);
+  expect(mail!.html).toContain(
+    `href="https://www.laposte.fr/outils/suivre-vos-envois?code=${TRACKING}"`,
+  );
   expect(mail!.text).toContain(`Good news: your order ${zoe.number} is on its way.`);
   expect(mail!.html).toContain('<html lang="en">');
 
@@ -442,9 +470,9 @@ test('two buyers pay; the owner finds, filters, ships, cancels and exports their
   ).toHaveText('Gratuite');
   await expect(inesDetail.getByText('Annulée', { exact: true })).toBeVisible();
   await expect(inesDetail.getByText(/^1\s850,00\s€ remboursés le /)).toBeVisible();
-  await expect(inesDetail.getByRole('link', { name: "Télécharger l'avoir" })).toHaveAttribute(
+  await expect(inesDetail.getByRole('link', { name: /^Télécharger l'avoir A-/ })).toHaveAttribute(
     'href',
-    `/api/admin/orders/${ines.id}/invoice?kind=credit_note`,
+    new RegExp(`^/api/admin/orders/${ines.id}/invoice\\?kind=credit_note&id=[0-9a-f-]{36}$`),
   );
   await look(page, 'orders-1366-detail-refunded');
   await page.keyboard.press('Escape');
@@ -603,5 +631,172 @@ test('the screen and its modals pass axe and look right at 1366 and 390 px; scre
     'Erreur lors de la mise à jour du statut: refusé pour le test',
   );
   await expect(statusOf(page, zoe.number)).toHaveValue('shipped');
+  expect(errors).toEqual([]);
+});
+
+// Issue 27 item 3: a buyer of two prints; the owner refunds one of them from the detail (the
+// amount is the server's, with its credit note), the detail with its actions is compared with its
+// baselines at 1366 and 390 px, and the packing slip lists what is left to send, without prices.
+const LEA = {
+  name: 'Léa Fontaine-Marchal',
+  email: `lea.${stamp}@example.org`,
+  locale: 'fr' as const,
+};
+const SECOND = { title: `Estran, tirage ${stamp}`, priceCents: 9_500 };
+
+/** The detail as the screen gets it, with every value of this run replaced by a fixed one. */
+function fixedDetail(real: OrderDetail): OrderDetail {
+  const at = '2026-11-20T09:15:00.000Z';
+  return {
+    ...real,
+    number: 'GS-2026-00042',
+    customerName: 'Léa Fontaine-Marchal',
+    customerEmail: 'lea@example.org',
+    date: at,
+    paidAt: at,
+    refundedAt: '2026-11-21T16:40:00.000Z',
+    stripeSessionId: 'cs_test_a1B2c3D4e5F6g7H8',
+    lines: real.lines.map((line, index) => ({
+      ...line,
+      title: index === 0 ? 'Marée basse, tirage' : 'Estran, tirage',
+      editions: line.editions.map((_, n) => `${n + 3}/30`),
+    })),
+    invoices: real.invoices.map((invoice, index) => ({
+      ...invoice,
+      number: invoice.kind === 'invoice' ? 'F-000042' : `A-00000${index + 6}`,
+      issuedAt: index === 0 ? at : '2026-11-21T16:40:00.000Z',
+    })),
+    history: [
+      { at, actor: null, action: 'order.paid', summary: 'Payée' },
+      {
+        at: '2026-11-21T16:40:00.000Z',
+        actor: 'owner@example.org',
+        action: 'order.refund',
+        summary: 'Remboursement partiel via Stripe (95,00 €, avoir A-000007) : Estran, tirage',
+      },
+    ],
+  };
+}
+
+test('the owner refunds one work from the detail, and prints the packing slip', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const printId = await addWork('print', SECOND.title, SECOND.priceCents, bought.originalId!);
+  const session = await buy(
+    browser,
+    baseURL!,
+    LEA,
+    { id: bought.printId!, quantity: 1, title: PRINT.title },
+    [{ id: printId, quantity: 1, title: SECOND.title }],
+  );
+  const [found] = (await listOf(`?q=${session}`)).orders;
+  const lea = { id: found!.id, number: found!.number };
+
+  const errors = await preparePage(page);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await signIn(page, '/admin/orders');
+  await find(page, lea.number, 1);
+  await row(page, lea.number)
+    .getByRole('button', { name: `Voir les détails de la commande ${lea.number}` })
+    .click();
+  const detail = page.getByRole('dialog', { name: `Commande ${lea.number}`, exact: true });
+  await expect(detail.getByRole('button', { name: 'Rembourser…' })).toBeVisible();
+  await detail.getByRole('button', { name: 'Rembourser…' }).click();
+  const refund = page.getByRole('dialog', { name: `Rembourser la commande ${lea.number}` });
+  await expect(refund).toBeVisible();
+  // Nothing is chosen in advance: both questions must be answered.
+  await refund.getByRole('button', { name: 'Rembourser', exact: true }).click();
+  await expect(refund.getByText('Choisissez une réponse.')).toHaveCount(2);
+  await refund.getByRole('radio', { name: 'Certaines œuvres seulement' }).check();
+  await refund.getByRole('radio', { name: 'Non, les laisser hors vente' }).check();
+  await refund.getByRole('button', { name: 'Rembourser', exact: true }).click();
+  await expect(refund.getByText('Choisissez au moins une œuvre.')).toBeVisible();
+  await refund.getByRole('checkbox', { name: new RegExp(SECOND.title) }).check();
+  await look(page, 'orders-1366-refund');
+  await refund.getByRole('button', { name: 'Rembourser', exact: true }).click();
+  const done = detail.getByRole('status').filter({ hasText: 'remboursés via Stripe' });
+  await confirmIdentityIfAsked(page, done);
+  await expect(refund).toBeHidden();
+  await expect(done).toHaveText(
+    new RegExp(
+      `^Commande ${lea.number} : 95,00\\s€ remboursés via Stripe, avoir A-\\d{6} émis\\.$`,
+    ),
+  );
+  const after = await detailOf(lea.id);
+  expect(after.payment).toBe('paid');
+  expect(after.refundedCents).toBe(SECOND.priceCents);
+  expect(after.lines.map((l) => l.refunded)).toEqual([false, true]);
+  expect(after.invoices.map((i) => [i.kind, i.totalCents])).toEqual([
+    ['invoice', after.totalCents],
+    ['credit_note', -SECOND.priceCents],
+  ]);
+  await expect(detail.getByText('Remboursée', { exact: true })).toBeVisible();
+  await expect(detail.getByRole('link', { name: /^Télécharger l'avoir A-/ })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(detail).toBeHidden();
+
+  // The detail with its actions, compared with its baselines: this run's values made fixed.
+  const fixture = fixedDetail(after);
+  await page.route(`**/api/admin/orders/${lea.id}`, (route) =>
+    route.request().method() === 'GET'
+      ? route.fulfill({ json: { order: fixture } })
+      : route.continue(),
+  );
+  await page.route(
+    (url) => url.pathname === '/api/admin/certificates',
+    (route) => route.fulfill({ json: { certificates: [] } }),
+  );
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/admin/orders?q=${lea.number}`);
+    await hydrated(page);
+    await row(page, lea.number)
+      .getByRole('button', { name: `Voir les détails de la commande ${lea.number}` })
+      .click();
+    await expect(detail.getByText('Estran, tirage', { exact: true })).toBeVisible();
+    await look(page, `orders-${width}-detail-actions`);
+    await expect(detail).toHaveScreenshot(`order-detail-actions-${width}.png`, {
+      animations: 'disabled',
+      // The title holds this run's order number.
+      mask: [detail.locator('h2')],
+      maskColor: '#d9d4cc',
+      threshold: 0.25,
+      maxDiffPixelRatio: 0.02,
+    });
+    await page.keyboard.press('Escape');
+  }
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+
+  // The packing slip: where it goes and what is in the parcel — the refunded work is not — no price.
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto(`/admin/orders?q=${lea.number}`);
+  await hydrated(page);
+  await row(page, lea.number)
+    .getByRole('button', { name: `Voir les détails de la commande ${lea.number}` })
+    .click();
+  const [slip] = await Promise.all([
+    page.waitForEvent('popup'),
+    detail.getByRole('link', { name: 'Imprimer le bon de livraison' }).click(),
+  ]);
+  await slip.waitForLoadState();
+  await expect(slip.getByRole('heading', { level: 1, name: 'Bon de livraison' })).toBeVisible();
+  await expect(slip.locator('[data-slip-order]')).toContainText(`Commande ${lea.number} du `);
+  await expect(slip.locator('[data-slip-address]')).toContainText(LEA.name);
+  await expect(slip.locator('[data-slip-address]')).toContainText('1200-385 Lisboa');
+  await expect(slip.locator('[data-slip-address]')).toContainText('Portugal');
+  await expect(slip.getByRole('cell', { name: PRINT.title, exact: true })).toBeVisible();
+  await expect(slip.getByText('80 x 60 cm', { exact: false })).toBeVisible();
+  await expect(slip.locator('[data-slip-edition]')).toHaveText(/^Numéro\(s\) : \d+\/30$/);
+  await expect(slip.getByText(SECOND.title)).toHaveCount(0);
+  expect(await slip.locator('main').innerText()).not.toMatch(/€/);
+  await expectNoAxeViolations(slip);
+  await slip.screenshot({ path: path.join(SHOTS, 'packing-slip-1366.png'), fullPage: true });
+  await slip.setViewportSize({ width: 390, height: 844 });
+  await expectNoAxeViolations(slip);
+  await slip.screenshot({ path: path.join(SHOTS, 'packing-slip-390.png'), fullPage: true });
+  await slip.close();
   expect(errors).toEqual([]);
 });
