@@ -103,7 +103,11 @@ type Uncounted = Pick<CustomerRow, 'refunded' | 'cancelled'>;
  */
 async function uncountedOrders(db: Executor, keys: string[]): Promise<Map<string, Uncounted>> {
   if (keys.length === 0) return new Map();
-  const { rows } = await sql<{ key: string; refunded: string | number; cancelled: string | number }>`
+  const { rows } = await sql<{
+    key: string;
+    refunded: string | number;
+    cancelled: string | number;
+  }>`
     SELECT lower(o.customer_email) AS key,
            count(*) FILTER (WHERE o.payment_status = ${Payment.refunded}) AS refunded,
            count(*) FILTER (WHERE o.payment_status = ${Payment.paid} AND NOT ${isSale('o')}) AS cancelled

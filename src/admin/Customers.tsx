@@ -84,20 +84,19 @@ function Customers({ query: initialQuery, initial, initialError, texts }: Props)
         <p className="text-black/75">
           {data.stats.total === 1 ? t('countOne') : t('count', { count: number(data.stats.total) })}
         </p>
-        <button type="button" className={BUTTON} disabled={busy} onClick={() => void list.refetch()}>
+        <button
+          type="button"
+          className={BUTTON}
+          disabled={busy}
+          onClick={() => void list.refetch()}
+        >
           {busy ? t('refreshing') : t('refresh')}
         </button>
       </div>
 
       <Banners banner={banner} />
       <CustomerStats t={t} stats={data.stats} />
-      <CustomerSearch
-        t={t}
-        search={search}
-        onSearch={setSearch}
-        query={query}
-        onQuery={setQuery}
-      />
+      <CustomerSearch t={t} search={search} onSearch={setSearch} query={query} onQuery={setQuery} />
       <p className="text-sm text-black/70" aria-live="polite">
         {t('results', { count: number(data.matching) })}
       </p>

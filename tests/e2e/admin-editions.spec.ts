@@ -1,13 +1,19 @@
 // The register of editions in the browser (issue 26, docs/decisions/045): the owner adds a print
 // of an edition of 5 with an artist's proof, a buyer pays for a copy on the payment page and reads
 // its number on the success page, then the owner opens « Registre des tirages », sees number 1/5
-// sold to that buyer, the free numbers and the EA, and downloads the register as CSV. Axe
-// (WCAG 2.2 AA) at 1366 and 390 px. In the owner's project (playwright.config.ts): one at a time.
+// sold to that buyer, the free numbers and the EA, and downloads the register as CSV. The order
+// is then cancelled without putting the work back on sale: on a phone the register is a list
+// with the returned number's actions in view, 'Retirer' asks in the kit's dialog, and the number
+// is put back on sale, then retired (issue 27). Axe (WCAG 2.2 AA) and the computed-style checks
+// at 1366 and 390 px, screenshots for a person to look at. In the owner's project
+// (playwright.config.ts): one at a time.
 import fs from 'node:fs/promises';
-import { expect } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import sharp from 'sharp';
+import type { EditionRegister } from '../../src/schemas/admin-editions.ts';
 import { E2E_ADMIN, useOwner } from './admin.ts';
 import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
+import { expectLooksRight, settle } from './look.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -15,6 +21,15 @@ const ownerOf = useOwner();
 const stamp = Date.now().toString(36);
 const TITLE = `Estuaire, tirage ${stamp}`;
 const BUYER = `Inès Registre ${stamp}`;
+
+/** Nothing on the page is wider than the window: no sideways scrolling. */
+async function expectNoSidewaysScroll(page: Page) {
+  const widths = await page.evaluate(() => ({
+    content: document.documentElement.scrollWidth,
+    window: document.documentElement.clientWidth,
+  }));
+  expect(widths.content).toBeLessThanOrEqual(widths.window);
+}
 
 test('the owner finds a sold number in the register and exports it as CSV', async ({
   page,
@@ -110,14 +125,33 @@ test('the owner finds a sold number in the register and exports it as CSV', asyn
   await expect(sold).toContainText(BUYER);
   await expect(page.locator('[data-number="2/5"]')).toContainText('Libre');
   await expect(page.locator('[data-number="EA 1/1"]')).toContainText('Épreuve d’artiste (EA)');
+  // The selector tells prints of one title apart: year, technique, size (issue 27 §6).
+  await expect(page.getByRole('combobox', { name: 'Œuvre' })).toContainText(
+    `${TITLE} (2026, Tirage giclée, 50 x 40 cm) — vendus : 1 sur 5`,
+  );
+  // A count of 0 is not an alarm: the 'Retournés : 0' chip is as plain as the page.
+  const returnedCount = page.locator('[data-count="returned"]');
+  await expect(returnedCount).toHaveText('Retournés : 0');
+  await expect(returnedCount).toHaveCSS('background-color', 'rgb(255, 255, 255)');
 
   for (const size of [
     { width: 1366, height: 900 },
     { width: 390, height: 844 },
   ]) {
     await page.setViewportSize(size);
+    await settle(page);
     await expectNoAxeViolations(page);
+    await expectLooksRight(page);
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({
+      path: test.info().outputPath(`editions-${size.width}.png`),
+      fullPage: true,
+    });
   }
+  // On a phone the register is a list.
+  await expect(page.locator('[data-entry="1/5"]')).toContainText(BUYER);
+  await expect(page.locator('main table')).toBeHidden();
+  await page.setViewportSize({ width: 1366, height: 900 });
 
   // The CSV the owner keeps: the sold number with its buyer.
   const download = page.waitForEvent('download');
@@ -128,5 +162,60 @@ test('the owner finds a sold number in the register and exports it as CSV', asyn
   expect(csv).toContain(`${TITLE};1/5;Numéroté;Vendu;`);
   expect(csv).toContain(`;${BUYER};`);
   expect(csv).toContain(`${TITLE};EA 1/1;EA;`);
+
+  // The order is cancelled, the work not put back on sale: number 1 waits for the owner.
+  const register = (await (await ownerOf().get(`/api/admin/editions/${workId}`)).json()) as {
+    register: EditionRegister;
+  };
+  const orderId = register.register.entries.find((e) => e.label === '1/5')!.orderId!;
+  const cancelled = await ownerOf().patch(`/api/admin/orders/${orderId}`, {
+    data: { status: 'cancelled', refund: false, restock: false },
+  });
+  expect(cancelled.status(), await cancelled.text()).toBe(200);
+
+  // On a phone: the returned number's actions are in view, not off to the right.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await hydrated(page);
+  const returned = page.locator('[data-entry="1/5"]');
+  await expect(returned).toContainText('Retourné');
+  await expect(page.locator('[data-count="returned"]')).toHaveText('Retournés : 1');
+  const release = returned.getByRole('button', { name: 'Remettre en vente le numéro 1/5' });
+  const retire = returned.getByRole('button', { name: 'Retirer le numéro 1/5' });
+  for (const button of [release, retire]) {
+    const box = (await button.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
+  await expectNoSidewaysScroll(page);
+  await expectNoAxeViolations(page);
+  await expectLooksRight(page);
+  await returned.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('editions-returned-390.png') });
+
+  // 'Retirer' asks first, in the kit's dialog; 'Annuler' changes nothing.
+  await retire.click();
+  const confirm = page.getByRole('dialog', { name: 'Retirer le numéro 1/5 du tirage ?' });
+  await expect(confirm).toContainText('Il ne sera plus jamais vendu');
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: test.info().outputPath('editions-retire-390.png') });
+  await confirm.getByRole('button', { name: 'Annuler' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(retire).toBeFocused();
+  await expect(returned).toContainText('Retourné');
+
+  // Put back on sale, then retired after all.
+  await release.click();
+  await expect(page.locator('main').getByRole('status')).toHaveText(
+    'Le numéro 1/5 est remis en vente : la prochaine vente le prendra.',
+  );
+  await expect(returned).toContainText('Libre');
+  await returned.getByRole('button', { name: 'Retirer le numéro 1/5' }).click();
+  await confirm.getByRole('button', { name: 'Retirer' }).click();
+  await expect(page.locator('main').getByRole('status')).toHaveText(
+    'Le numéro 1/5 est retiré du tirage.',
+  );
+  await expect(returned).toContainText('Retiré');
+  await expect(returned.getByRole('button')).toHaveCount(0);
+  await expect(page.locator('[data-count="retired"]')).toHaveText('Retirés : 1');
   expect(errors).toEqual([]);
 });

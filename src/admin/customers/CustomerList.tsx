@@ -42,7 +42,12 @@ const rowId = (row: CustomerRow, place: string) =>
   `customer-${place}-${row.email.toLowerCase().replace(/[^a-z0-9]/g, '-')}`;
 
 /** The customer's name and address: the button that opens 'Détails du client'. */
-function NameButton({ t, row, place, onOpen }: Omit<ListProps, 'list'> & {
+function NameButton({
+  t,
+  row,
+  place,
+  onOpen,
+}: Omit<ListProps, 'list'> & {
   row: CustomerRow;
   place: 'table' | 'card';
 }) {
@@ -67,7 +72,12 @@ function NameButton({ t, row, place, onOpen }: Omit<ListProps, 'list'> & {
   );
 }
 
-function SortHeader({ t, sort, query, onSort }: {
+function SortHeader({
+  t,
+  sort,
+  query,
+  onSort,
+}: {
   t: Translate;
   sort: CustomerSort;
   query: CustomerListQuery;
@@ -95,7 +105,13 @@ function SortHeader({ t, sort, query, onSort }: {
   );
 }
 
-export function CustomerTable({ t, list, query, onSort, onOpen }: ListProps & {
+export function CustomerTable({
+  t,
+  list,
+  query,
+  onSort,
+  onOpen,
+}: ListProps & {
   query: CustomerListQuery;
   onSort: (query: CustomerListQuery) => void;
 }) {
@@ -104,7 +120,9 @@ export function CustomerTable({ t, list, query, onSort, onOpen }: ListProps & {
   return (
     <div className="hidden rounded-lg border border-black/10 bg-white lg:block">
       <table className="w-full table-fixed text-left text-sm">
-        <caption className="sr-only">{t('caption', { page: list.page, pages: list.pages })}</caption>
+        <caption className="sr-only">
+          {t('caption', { page: list.page, pages: list.pages })}
+        </caption>
         <colgroup>
           <col className="w-[23%]" />
           <col className="w-[16%]" />

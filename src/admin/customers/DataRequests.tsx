@@ -30,7 +30,12 @@ function blockedBy(error: Error | null): OpenOrder[] | null {
   return (error.error.details?.['orders'] as OpenOrder[] | undefined) ?? [];
 }
 
-function Blocked({ t, orders, busy, onLater }: {
+function Blocked({
+  t,
+  orders,
+  busy,
+  onLater,
+}: {
   t: Translate;
   orders: OpenOrder[];
   busy: boolean;

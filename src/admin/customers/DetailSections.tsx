@@ -16,7 +16,15 @@ interface Props {
   customer: CustomerDetailView;
 }
 
-export function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+export function Section({
+  id,
+  title,
+  children,
+}: {
+  id: string;
+  title: string;
+  children: ReactNode;
+}) {
   return (
     <section aria-labelledby={id} className="space-y-3">
       <h3 id={id} className="font-serif text-lg">
