@@ -562,6 +562,8 @@ test('the works as rows: the menu, a selection hidden, published, moved and dele
         page.getByText(/^\d+ œuvres$/),
         page.getByText(/^\d+ résultat/),
         page.getByRole('group', { name: 'Affichage' }),
+        // The publish pill says what other tests' changes are being published.
+        page.locator('[data-publish-status], [data-publish-mirror]'),
       ],
       maskColor: '#d9d4cc',
       threshold: 0.25,

@@ -131,7 +131,7 @@ export default function WorkRow(props: Props) {
         transform: CSS.Transform.toString(sortable.transform),
         transition: sortable.transition,
       }}
-      className={`${ROW_GRID} relative border-b border-black/10 bg-white py-2 pr-1 pl-1 sm:py-1.5 ${selected ? 'bg-sky-50' : ''} ${sortable.isDragging ? 'z-10 shadow-xl ring-2 ring-ink' : ''}`}
+      className={`${ROW_GRID} relative border-b border-black/10 py-2 pr-1 pl-1 sm:py-1.5 ${selected ? 'bg-sky-50' : 'bg-white'} ${sortable.isDragging ? 'z-10 shadow-xl ring-2 ring-ink' : ''}`}
     >
       <label className="row-span-2 inline-flex min-h-11 min-w-11 cursor-pointer items-center justify-center sm:row-span-1">
         <input
@@ -167,14 +167,14 @@ export default function WorkRow(props: Props) {
           <button
             type="button"
             onClick={onEdit}
-            className="min-h-6 truncate text-left hover:underline"
+            className="inline-flex min-h-11 max-w-full items-center truncate text-left hover:underline sm:min-h-6"
           >
             {title}
           </button>
         </h2>
         <p className="truncate text-xs text-black/70">
           <span className="sm:hidden">
-            {type} · {price} · {t('position', { n: work.position })}
+            {type} · {price}
           </span>
           <span className="hidden sm:inline">
             {[work.technique.fr, work.dimensions, work.year].filter(Boolean).join(' · ')}
