@@ -1,0 +1,63 @@
+// Setting up the second factor (issue 24): the account added to the app by its link or by typing
+// the key, then a first code — checked by the kernel's schema before the server checks it.
+import { grouped } from '../Security.tsx';
+import { secondFactorCodeSchema, type TotpSetupView } from '../../schemas/second-factor.ts';
+import { adminFetch, adminKeys, useAdminMutation } from '../query.tsx';
+import { applyServerErrors, useAdminForm } from '../ui/form.ts';
+import type { Translate } from '../ui/kit.tsx';
+import { formSchema, OneFieldForm } from './forms.tsx';
+
+interface Props {
+  t: Translate;
+  setup: TotpSetupView;
+  onDone: (recoveryCodes: string[]) => void;
+}
+
+export default function SetupSteps({ t, setup, onDone }: Props) {
+  const form = useAdminForm(formSchema<{ code: string }>(secondFactorCodeSchema), {
+    defaultValues: { code: '' },
+  });
+  const confirm = useAdminMutation<{ recoveryCodes: string[] }, { code: string }>({
+    mutationFn: (body) => adminFetch('POST', '/api/admin/second-factor/confirm', body),
+    invalidates: [adminKeys.security.all],
+    onSuccess: (made) => onDone(made.recoveryCodes),
+    onError: (error) => {
+      const message = applyServerErrors(form, error);
+      if (message !== null) form.setError('code', { type: 'server', message });
+    },
+  });
+  return (
+    <ol className="list-decimal space-y-4 pl-5">
+      <li className="space-y-2">
+        <p>{t('setup.add')}</p>
+        <p>
+          <a href={setup.uri} className="underline">
+            {t('setup.link')}
+          </a>
+        </p>
+        <p>{t('setup.type')}</p>
+        <p
+          className="rounded border border-black/15 bg-black/[0.03] px-3 py-2 font-mono text-lg tracking-wider break-all"
+          data-testid="totp-secret"
+        >
+          {grouped(setup.secret)}
+        </p>
+        <p className="text-sm text-black/70">{t('setup.settings')}</p>
+      </li>
+      <li>
+        <OneFieldForm
+          t={t}
+          form={form}
+          name="code"
+          id="security-setup-code"
+          label={t('code')}
+          input={{ autoComplete: 'one-time-code', inputMode: 'numeric', maxLength: 8 }}
+          hint={t('setup.confirmHint')}
+          submit={t('setup.confirm')}
+          busy={confirm.isPending}
+          onSubmit={form.handleSubmit((values) => confirm.mutate(values))}
+        />
+      </li>
+    </ol>
+  );
+}
