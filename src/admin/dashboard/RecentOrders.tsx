@@ -50,14 +50,13 @@ function Table({ orders, t }: { orders: DashboardOrder[]; t: Translate }) {
   );
 }
 
-function Cards({ orders, t }: { orders: DashboardOrder[]; t: Translate }) {
+function Cards({ orders }: { orders: DashboardOrder[] }) {
   return (
     <ul className="divide-y divide-black/10 md:hidden">
       {orders.map((order) => (
         <li key={order.id} data-order={order.number}>
           <a
             href={orderHref(order.number)}
-            aria-label={t('recent.open', { number: order.number, customer: order.customer })}
             className="block px-4 py-3 hover:bg-black/[0.04]"
           >
             <span className="flex items-baseline justify-between gap-3">
@@ -96,7 +95,7 @@ export function RecentOrders({ orders, t }: { orders: DashboardOrder[]; t: Trans
       ) : (
         <div className="mt-3 overflow-hidden rounded-lg border border-black/10 bg-white">
           <Table orders={orders} t={t} />
-          <Cards orders={orders} t={t} />
+          <Cards orders={orders} />
         </div>
       )}
     </section>
