@@ -163,13 +163,14 @@ export default function WorkRow(props: Props) {
         <Thumb work={work} t={t} />
       </span>
       <div className="min-w-0 self-end sm:self-center">
-        <h2 className="truncate text-sm font-medium">
+        <h2 className="text-sm font-medium">
+          {/* Not clipped by the heading: the whole 44 px target stays a target (axe target-size). */}
           <button
             type="button"
             onClick={onEdit}
-            className="inline-flex min-h-11 max-w-full items-center truncate text-left hover:underline sm:min-h-6"
+            className="flex min-h-11 w-full min-w-0 items-center text-left hover:underline sm:min-h-6"
           >
-            {title}
+            <span className="truncate">{title}</span>
           </button>
         </h2>
         <p className="truncate text-xs text-black/70">
