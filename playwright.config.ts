@@ -19,7 +19,7 @@ import { SHOPS, siteUrlOf } from './tests/e2e/shops.ts';
 
 const WORKS_SPECS = /(admin-0-works|live)\.spec\.ts$/;
 const OWNER_SPECS =
-  /(admin-(analytics|customers|editions|messages|orders|settings)|certificates|documents)\.spec\.ts$/;
+  /(admin-(analytics|customers|editions|messages|orders|settings|shell)|certificates|documents)\.spec\.ts$/;
 /** The storefront's longest specs: their project comes first, so none of them starts last. */
 const LONG_SPECS = /(visual|accounts|commerce|withdrawal)\.spec\.ts$/;
 const timings = process.env['TEST_TIMINGS_DIR'];
