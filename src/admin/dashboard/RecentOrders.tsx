@@ -55,10 +55,7 @@ function Cards({ orders }: { orders: DashboardOrder[] }) {
     <ul className="divide-y divide-black/10 md:hidden">
       {orders.map((order) => (
         <li key={order.id} data-order={order.number}>
-          <a
-            href={orderHref(order.number)}
-            className="block px-4 py-3 hover:bg-black/[0.04]"
-          >
+          <a href={orderHref(order.number)} className="block px-4 py-3 hover:bg-black/[0.04]">
             <span className="flex items-baseline justify-between gap-3">
               <span className="font-mono text-xs underline underline-offset-4">{order.number}</span>
               <span className="tabular-nums">{formatMoney(order.totalCents, order.currency)}</span>
