@@ -114,6 +114,11 @@ beforeAll(async () => {
       lastError: null,
       version: 'test',
       pending: false,
+      changes: [],
+      changeCount: 0,
+      lastChanges: [],
+      etaMs: null,
+      buildMs: 6000,
     }),
   });
   owner = await makeUser(t.db, { role: 'admin' });
