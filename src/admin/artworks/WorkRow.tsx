@@ -118,7 +118,7 @@ function menuItems(work: AdminArtwork, props: Props): MenuItem[] {
 }
 
 export default function WorkRow(props: Props) {
-  const { work, t, actions, last, selected, onSelect, onEdit, orderable } = props;
+  const { work, t, actions, last, selected, onSelect, orderable } = props;
   const sortable = useSortable({ id: work.id, disabled: !orderable || actions.busy });
   const title = work.title.fr;
   const type = work.type === 'original' ? t('typeOriginal') : t('typePrint');
@@ -163,16 +163,9 @@ export default function WorkRow(props: Props) {
         <Thumb work={work} t={t} />
       </span>
       <div className="min-w-0 self-end sm:self-center">
-        <h2 className="text-sm font-medium">
-          {/* Not clipped by the heading: the whole 44 px target stays a target (axe target-size). */}
-          <button
-            type="button"
-            onClick={onEdit}
-            className="flex min-h-11 w-full min-w-0 items-center text-left hover:underline sm:min-h-6"
-          >
-            <span className="truncate">{title}</span>
-          </button>
-        </h2>
+        {/* Editing is the menu's first item: a title target would crowd the phone's card (axe
+            target-size at 390 px). */}
+        <h2 className="truncate text-sm font-medium">{title}</h2>
         <p className="truncate text-xs text-black/70">
           <span className="sm:hidden">
             {type} · {price}
