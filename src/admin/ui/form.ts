@@ -9,14 +9,15 @@ import {
   type UseFormProps,
   type UseFormReturn,
 } from 'react-hook-form';
-import type { z } from 'zod';
+// The core type: the kernel's schemas are zod/mini, some older ones classic zod; both are one.
+import type * as core from 'zod/v4/core';
 import { errorFields, errorMessage } from '../query.tsx';
 
-export function useAdminForm<S extends z.ZodType<FieldValues, FieldValues>>(
+export function useAdminForm<S extends core.$ZodType<FieldValues, FieldValues>>(
   schema: S,
-  options: Omit<UseFormProps<z.input<S>, unknown, z.output<S>>, 'resolver'> = {},
-): UseFormReturn<z.input<S>, unknown, z.output<S>> {
-  return useForm<z.input<S>, unknown, z.output<S>>({
+  options: Omit<UseFormProps<core.input<S>, unknown, core.output<S>>, 'resolver'> = {},
+): UseFormReturn<core.input<S>, unknown, core.output<S>> {
+  return useForm<core.input<S>, unknown, core.output<S>>({
     mode: 'onSubmit',
     reValidateMode: 'onChange',
     ...options,
