@@ -512,7 +512,9 @@ describe.skipIf(testDbKind() !== 'pglite')('the real server behind a trusted pro
     const read = (await bytesRead(server.child.pid!)) - before.read;
     expect(read).toBeLessThan(sent + 8 * MB);
     const rss = await residentMB(server.child.pid!);
-    expect(rss, `${before.rss} MB → ${rss} MB`).toBeLessThan(before.rss + 60);
+    // Buffering the bodies would cost hundreds of MB (the 450 MB of the break); the sockets'
+    // own buffers and a late collection can cost tens: a loaded CI host measured +65 MB.
+    expect(rss, `${before.rss} MB → ${rss} MB`).toBeLessThan(before.rss + 120);
     expect((await call(base, '/api/health')).status).toBe(200);
     // The back office's login is for people not signed in yet: it gets its body.
     const login = await call(base, '/api/admin/session', {
