@@ -29,10 +29,21 @@ async function signIn(page: Page, path = '/admin/artworks') {
 /** Waits until the public page shows (or no longer shows) a text: the publish has landed. */
 async function publicPage(request: APIRequestContext, path: string, text: string, present = true) {
   await expect
-    .poll(async () => (await (await request.get(path)).text()).includes(text), {
-      timeout: 120_000,
-      intervals: [500],
-    })
+    .poll(
+      // A reused keep-alive socket the server closed meanwhile (ECONNRESET, seen in CI while the
+      // server swapped versions) is one more attempt, not the answer.
+      async () =>
+        (
+          await request.get(path).then(
+            (r) => r.text(),
+            () => null,
+          )
+        )?.includes(text),
+      {
+        timeout: 120_000,
+        intervals: [500],
+      },
+    )
     .toBe(present);
 }
 
