@@ -15,8 +15,16 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { openDatabase } from '#api/db/index.ts';
-import { findExecutable, pin, run, startGalerie, type GalerieServer } from './lib/processes.ts';
-import { cleanupAll, onCleanup, printTable, rawGet, sleep } from './lib/util.ts';
+import {
+  clockTicks,
+  cpuSeconds,
+  findExecutable,
+  pin,
+  startGalerie,
+  waitIdle,
+  type GalerieServer,
+} from './lib/processes.ts';
+import { cleanupAll, onCleanup, printTable, rawGet } from './lib/util.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const resultsFile = path.join(import.meta.dirname, 'results', 'visits-latest.json');
@@ -61,16 +69,6 @@ interface Round {
 }
 
 /** CPU seconds a process has used so far (Linux /proc), or null. */
-async function cpuSeconds(pid: number, tick: number): Promise<number | null> {
-  try {
-    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / tick;
-  } catch {
-    return null;
-  }
-}
-
 async function load(url: string, seconds: number) {
   const result = await autocannon({
     url,
@@ -133,20 +131,6 @@ async function counted(dataDir: string) {
 }
 
 /** Until the process uses less than 5 % of a core for two seconds in a row (at most 3 minutes). */
-async function waitIdle(pid: number, tick: number, label: string): Promise<void> {
-  const started = Date.now();
-  let quiet = 0;
-  let last = await cpuSeconds(pid, tick);
-  if (last === null) return;
-  while (quiet < 2 && Date.now() - started < 180_000) {
-    await sleep(1000);
-    const now = await cpuSeconds(pid, tick);
-    if (now === null) return;
-    quiet = now - last < 0.05 ? quiet + 1 : 0;
-    last = now;
-  }
-  log(`${label}: idle after ${Math.round((Date.now() - started) / 1000)} s`);
-}
 
 const loadAtStart = Number(os.loadavg()[0]?.toFixed(2));
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
@@ -181,10 +165,8 @@ try {
 
   // Throughput moves with whatever else the machine runs; the server's CPU time per request
   // does much less, so it is measured too.
-  const tick = Number((await run('getconf', ['CLK_TCK']).catch(() => ({ stdout: '100' }))).stdout);
-  // A server that just started encodes the catalogue's image variants in the background (sharp,
-  // in its own threads): measuring before that ends would bill it to the requests.
-  for (const mode of ['off', 'on'] as const) await waitIdle(servers[mode].pid, tick, mode);
+  const tick = await clockTicks();
+  for (const mode of ['off', 'on'] as const) log(`${mode}: idle after ${await waitIdle(servers[mode].pid, tick)} s`);
   for (const mode of ['off', 'on'] as const) await load(servers[mode].url, WARMUP_SECONDS);
   const rounds: Round[] = [];
   for (let i = 0; i < ROUNDS; i++)

@@ -177,7 +177,11 @@ export async function startNginx(
   await fs.writeFile(
     conf,
     `# Written by bench/storefront.ts: a reference static server for the throughput comparison.
-worker_processes 1;
+${
+  // Started by root, nginx's worker would drop to "nobody", who cannot read the build (its files
+  // are the owner's only): it keeps the bench's own user instead.
+  process.getuid?.() === 0 ? 'user root root;\n' : ''
+}worker_processes 1;
 pid ${path.join(dir, 'nginx.pid')};
 error_log ${path.join(dir, 'error.log')} warn;
 events { worker_connections 1024; }
@@ -247,4 +251,41 @@ http {
 /** Pins every thread of a running process to the given CPU list ("1", "0-1"). */
 export async function pin(taskset: string, pid: number, cpus: string): Promise<void> {
   await run(taskset, ['-a', '-p', '-c', cpus, String(pid)]);
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc; null where it is gone. */
+export async function cpuSeconds(pid: number, tick: number): Promise<number | null> {
+  try {
+    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / tick;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Waits until a process has used under 50 ms of CPU in each of two consecutive seconds (at most
+ * 3 minutes) and returns how many seconds that took. A server that just started encodes the
+ * catalogue's image variants in the background (sharp, in its own threads): measuring before that
+ * ends would bill it to the requests, and to Lighthouse's simulated CPU.
+ */
+export async function waitIdle(pid: number, tick: number): Promise<number> {
+  const started = Date.now();
+  let quiet = 0;
+  let last = await cpuSeconds(pid, tick);
+  if (last === null) return 0;
+  while (quiet < 2 && Date.now() - started < 180_000) {
+    await sleep(1000);
+    const now = await cpuSeconds(pid, tick);
+    if (now === null) break;
+    quiet = now - last < 0.05 ? quiet + 1 : 0;
+    last = now;
+  }
+  return Math.round((Date.now() - started) / 1000);
+}
+
+/** The kernel's clock ticks per second (for /proc CPU times). */
+export async function clockTicks(): Promise<number> {
+  return Number((await run('getconf', ['CLK_TCK']).catch(() => ({ stdout: '100' }))).stdout);
 }
