@@ -3,9 +3,8 @@
 // selected at once, the archived works to restore, reset of the order, the add / edit form, and
 // toasts that say what happened. Server state lives in the query cache (src/admin/query.tsx).
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { AdminArtwork } from '../schemas/artworks.ts';
-import ArtworkForm from './ArtworkForm.tsx';
 import ArchivedRows from './artworks/ArchivedRows.tsx';
 import BulkBar, { type BulkAction } from './artworks/BulkBar.tsx';
 import Filters, { type Filter } from './artworks/Filters.tsx';
@@ -15,6 +14,10 @@ import WorkRows from './artworks/WorkRows.tsx';
 import { nudgePublish } from './publish-store.ts';
 import { AdminCallError, adminFetch, adminKeys, withAdminQuery } from './query.tsx';
 import { BUTTON, PRIMARY, translator, type Texts } from './ui/kit.tsx';
+
+// The editor (its form library and the kernel's schemas) loads when the owner opens it: the list
+// is what the screen shows first, within the back office's script budget (bench/admin.ts).
+const ArtworkForm = lazy(() => import('./ArtworkForm.tsx'));
 
 interface Props {
   initial: WorkList;
@@ -152,24 +155,26 @@ function Artworks({ initial, texts }: Props) {
         </>
       )}
       {editing && (
-        <ArtworkForm
-          work={editing === 'new' ? null : editing}
-          originals={works.filter((w) => w.type === 'original')}
-          texts={texts}
-          onClose={() => setEditing(null)}
-          onSaved={(_saved, added) => {
-            setEditing(null);
-            toast('success', added ? t('toast.added') : t('toast.saved'));
-            nudgePublish();
-            void client.invalidateQueries({ queryKey: adminKeys.artworks.all });
-          }}
-          onFailure={(error, added) =>
-            actions.failure(
-              added ? t('toast.addError') : t('toast.updateError'),
-              new AdminCallError(error),
-            )
-          }
-        />
+        <Suspense>
+          <ArtworkForm
+            work={editing === 'new' ? null : editing}
+            originals={works.filter((w) => w.type === 'original')}
+            texts={texts}
+            onClose={() => setEditing(null)}
+            onSaved={(_saved, added) => {
+              setEditing(null);
+              toast('success', added ? t('toast.added') : t('toast.saved'));
+              nudgePublish();
+              void client.invalidateQueries({ queryKey: adminKeys.artworks.all });
+            }}
+            onFailure={(error, added) =>
+              actions.failure(
+                added ? t('toast.addError') : t('toast.updateError'),
+                new AdminCallError(error),
+              )
+            }
+          />
+        </Suspense>
       )}
       <Toasts toasts={toasts} dismiss={dismiss} t={t} />
     </div>

@@ -6,14 +6,13 @@
 // query cache (src/admin/ui/paged-list.ts): the address keeps the search, sort and page, the first
 // view comes from the server (customers.astro), and a slow answer to an earlier search never
 // replaces a later one.
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type {
   CustomerListQuery,
   CustomerListView,
   EraseResult,
 } from '../schemas/admin-customers.ts';
 import { adminKeys, errorMessage, withAdminQuery } from './query.tsx';
-import CustomerDetail from './customers/CustomerDetail.tsx';
 import { CustomerCards, CustomerTable } from './customers/CustomerList.tsx';
 import { CustomerSearch, CustomerStats } from './customers/CustomerToolbar.tsx';
 import { searchOf } from './customers/query.ts';
@@ -21,6 +20,10 @@ import { BUTTON, Banners, translator, type Banner, type Texts } from './ui/kit.t
 import Pager from './ui/Pager.tsx';
 import { usePagedList } from './ui/paged-list.ts';
 import { CUSTOMERS_PAGE_SIZE } from '../schemas/admin-orders.ts';
+
+// A customer's detail (its erase form, the form library and the kernel's schemas) loads when it is
+// first opened, keeping the list within the back office's script budget (bench/admin.ts).
+const CustomerDetail = lazy(() => import('./customers/CustomerDetail.tsx'));
 
 interface Props {
   query: CustomerListQuery;
@@ -136,7 +139,9 @@ function Customers({ query: initialQuery, initial, initialError, texts }: Props)
       )}
 
       {detail && (
-        <CustomerDetail email={detail} t={t} onClose={() => setDetail(null)} onErased={erased} />
+        <Suspense>
+          <CustomerDetail email={detail} t={t} onClose={() => setDetail(null)} onErased={erased} />
+        </Suspense>
       )}
     </div>
   );

@@ -212,5 +212,4 @@ export function imageAlt(caption: string, title: string, index: number, count: n
   return index === 0 ? title : `${title} (${index + 1}/${count})`;
 }
 
-/** back office §2, §9: 'Stock faible' for a print with 2 left or fewer. */
-export const LOW_STOCK = 2;
+export { LOW_STOCK } from '../domain/low-stock.ts';

@@ -2,15 +2,19 @@
 // cancel and refund forms opened from the list's quick status change or from the detail's
 // buttons. A result goes to the banner of where the action started (the list, or the detail);
 // a dialog's form shows its own refusal, the list's quick change the §8 banner.
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { OrderRow, OrderStatusChange } from '../../schemas/admin-orders.ts';
 import type { FulfilmentStatus } from '../../domain/order-status.ts';
 import type { Banner, Translate } from '../ui/kit.tsx';
-import CancelDialog from './CancelDialog.tsx';
 import { useStatusChange } from './changes.ts';
-import DetailDialog from './DetailDialog.tsx';
-import RefundDialog from './RefundDialog.tsx';
-import ShipDialog from './ShipDialog.tsx';
+
+// Each dialog (with the form library and the kernel's schemas its forms use) loads when it first
+// opens: the list is what the screen shows first, within the back office's script budget
+// (bench/admin.ts). One boundary per dialog, so one loading never hides another already open.
+const CancelDialog = lazy(() => import('./CancelDialog.tsx'));
+const DetailDialog = lazy(() => import('./DetailDialog.tsx'));
+const RefundDialog = lazy(() => import('./RefundDialog.tsx'));
+const ShipDialog = lazy(() => import('./ShipDialog.tsx'));
 
 export type OrderAction = 'ship' | 'cancel' | 'refund';
 type From = 'list' | 'detail';
@@ -52,45 +56,55 @@ export function useOrderDialogs(t: Translate) {
   const dialogs = (
     <>
       {detail && (
-        <DetailDialog
-          row={detail}
-          t={t}
-          banner={detailBanner}
-          onAction={(kind, row) => open(kind, row, 'detail')}
-          onClose={() => setDetail(null)}
-        />
+        <Suspense>
+          <DetailDialog
+            row={detail}
+            t={t}
+            banner={detailBanner}
+            onAction={(kind, row) => open(kind, row, 'detail')}
+            onClose={() => setDetail(null)}
+          />
+        </Suspense>
       )}
       {opened?.kind === 'ship' && (
-        <ShipDialog
-          order={opened.row}
-          t={t}
-          busy={status.isPending}
-          onConfirm={(shipment) => change(opened.row, { status: 'shipped', ...shipment })}
-          onClose={() => setOpened(null)}
-        />
+        <Suspense>
+          <ShipDialog
+            order={opened.row}
+            t={t}
+            busy={status.isPending}
+            onConfirm={(shipment) => change(opened.row, { status: 'shipped', ...shipment })}
+            onClose={() => setOpened(null)}
+          />
+        </Suspense>
       )}
       {opened?.kind === 'cancel' && (
-        <CancelDialog
-          order={opened.row}
-          t={t}
-          busy={status.isPending}
-          onConfirm={(choices) => change(opened.row, { status: 'cancelled', ...choices })}
-          onClose={() => {
-            if (!status.isPending) setOpened(null);
-          }}
-        />
+        <Suspense>
+          <CancelDialog
+            order={opened.row}
+            t={t}
+            busy={status.isPending}
+            onConfirm={(choices) => change(opened.row, { status: 'cancelled', ...choices })}
+            onClose={() => {
+              if (!status.isPending) setOpened(null);
+            }}
+          />
+        </Suspense>
       )}
       {opened?.kind === 'refund' && (
-        <RefundDialog
-          order={opened.row}
-          t={t}
-          onWhole={(restock) => change(opened.row, { status: 'cancelled', refund: true, restock })}
-          onDone={(next) => {
-            report(opened.from, next);
-            setOpened(null);
-          }}
-          onClose={() => setOpened(null)}
-        />
+        <Suspense>
+          <RefundDialog
+            order={opened.row}
+            t={t}
+            onWhole={(restock) =>
+              change(opened.row, { status: 'cancelled', refund: true, restock })
+            }
+            onDone={(next) => {
+              report(opened.from, next);
+              setOpened(null);
+            }}
+            onClose={() => setOpened(null)}
+          />
+        </Suspense>
       )}
     </>
   );
