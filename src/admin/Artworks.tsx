@@ -13,7 +13,7 @@ import { useWorkActions, type WorkList } from './artworks/useWorkActions.ts';
 import WorkRows from './artworks/WorkRows.tsx';
 import { nudgePublish } from './publish-store.ts';
 import { AdminCallError, adminFetch, adminKeys, withAdminQuery } from './query.tsx';
-import { BUTTON, PRIMARY, translator, type Texts } from './ui/kit.tsx';
+import { BUTTON, PRIMARY, translator, type Texts, EmptyState } from './ui/kit.tsx';
 
 // The editor (its form library and the kernel's schemas) loads when the owner opens it: the list
 // is what the screen shows first, within the back office's script budget (bench/admin.ts).
@@ -123,10 +123,7 @@ function Artworks({ initial, texts }: Props) {
         )
       ) : works.length === 0 ? (
         loading ? null : (
-          <div className="rounded-lg border border-black/10 bg-white p-8 text-center">
-            <p className="font-serif text-xl">{t('empty')}</p>
-            <p className="mt-2 text-black/70">{t('emptyHint')}</p>
-          </div>
+          <EmptyState title={t('empty')}>{t('emptyHint')}</EmptyState>
         )
       ) : (
         <>

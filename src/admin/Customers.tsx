@@ -12,11 +12,18 @@ import type {
   CustomerListView,
   EraseResult,
 } from '../schemas/admin-customers.ts';
-import { adminKeys, errorMessage, withAdminQuery } from './query.tsx';
+import { adminKeys, withAdminQuery } from './query.tsx';
 import { CustomerCards, CustomerTable } from './customers/CustomerList.tsx';
 import { CustomerSearch, CustomerStats } from './customers/CustomerToolbar.tsx';
 import { searchOf } from './customers/query.ts';
-import { BUTTON, Banners, translator, type Banner, type Texts } from './ui/kit.tsx';
+import {
+  Banners,
+  translator,
+  type Banner,
+  type Texts,
+  EmptyState,
+  RefreshButton,
+} from './ui/kit.tsx';
 import Pager from './ui/Pager.tsx';
 import { usePagedList } from './ui/paged-list.ts';
 import { CUSTOMERS_PAGE_SIZE } from '../schemas/admin-orders.ts';
@@ -48,12 +55,14 @@ const number = (n: number) => new Intl.NumberFormat('fr-FR').format(n);
 
 function Customers({ query: initialQuery, initial, initialError, texts }: Props) {
   const t = translator(texts);
-  const { query, setQuery, list } = usePagedList({
+  const { query, setQuery, list, failure, data, busy } = usePagedList({
     keys: adminKeys.customers,
     endpoint: '/api/admin/customers',
     searchOf,
     initialQuery,
     initialData: initial,
+    initialError,
+    empty: EMPTY,
   });
   const [search, setSearch] = useState(initialQuery.q);
   const [notice, setNotice] = useState<Banner | null>(null);
@@ -69,13 +78,9 @@ function Customers({ query: initialQuery, initial, initialError, texts }: Props)
   }, [search, setQuery]);
 
   // §8: the message, and the figures and the list emptied rather than left stale.
-  // Until the screen's own request answers, the server's failure to read the first view.
-  const failure = list.isError ? errorMessage(list.error) : list.data ? '' : initialError;
-  const data = list.isError ? EMPTY : (list.data ?? EMPTY);
   const banner: Banner | null = failure
     ? { tone: 'error', text: t('loadError', { message: failure }) }
     : notice;
-  const busy = list.isFetching;
 
   function erased(result: EraseResult) {
     setNotice({ tone: 'success', text: t('erase.done', { pseudonym: result.pseudonym }) });
@@ -87,14 +92,7 @@ function Customers({ query: initialQuery, initial, initialError, texts }: Props)
         <p className="text-black/75">
           {data.stats.total === 1 ? t('countOne') : t('count', { count: number(data.stats.total) })}
         </p>
-        <button
-          type="button"
-          className={BUTTON}
-          disabled={busy}
-          onClick={() => void list.refetch()}
-        >
-          {busy ? t('refreshing') : t('refresh')}
-        </button>
+        <RefreshButton t={t} busy={busy} onRefresh={() => void list.refetch()} />
       </div>
 
       <Banners banner={banner} />
@@ -106,10 +104,7 @@ function Customers({ query: initialQuery, initial, initialError, texts }: Props)
 
       {data.customers.length === 0 ? (
         !failure && (
-          <div className="rounded-lg border border-black/10 bg-white p-8 text-center">
-            <p className="font-serif text-xl">{t('empty')}</p>
-            {query.q.trim() && <p className="mt-2 text-black/70">{t('emptyFiltered')}</p>}
-          </div>
+          <EmptyState title={t('empty')}>{query.q.trim() && t('emptyFiltered')}</EmptyState>
         )
       ) : (
         <>
@@ -127,10 +122,7 @@ function Customers({ query: initialQuery, initial, initialError, texts }: Props)
       {/* §9: pagination only when there are more than 10. */}
       {data.matching > CUSTOMERS_PAGE_SIZE && (
         <Pager
-          label={t('pagination')}
-          status={t('page', { page: data.page, pages: data.pages })}
-          previousLabel={t('previous')}
-          nextLabel={t('next')}
+          t={t}
           page={data.page}
           pages={data.pages}
           busy={busy}

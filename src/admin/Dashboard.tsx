@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Dashboard as Data } from '../schemas/dashboard.ts';
 import { formatMoney } from '../domain/money.ts';
 import { adminFetch, adminKeys, errorMessage, withAdminQuery } from './query.tsx';
-import { BUTTON, translator, type Texts, type Translate } from './ui/kit.tsx';
+import { translator, type Texts, type Translate, RefreshButton } from './ui/kit.tsx';
 import { RecentOrders } from './dashboard/RecentOrders.tsx';
 import { Sales } from './dashboard/Sales.tsx';
 import { Todo } from './dashboard/Todo.tsx';
@@ -69,14 +69,12 @@ function Dashboard({ initial, texts }: Props) {
         <p role="alert" className="text-sm text-red-800 empty:hidden">
           {query.isError ? t('error', { message: errorMessage(query.error) }) : ''}
         </p>
-        <button
-          type="button"
-          onClick={() => void query.refetch()}
-          disabled={query.isFetching}
-          className={`${BUTTON} ml-auto`}
-        >
-          {query.isFetching ? t('refreshing') : t('refresh')}
-        </button>
+        <RefreshButton
+          t={t}
+          busy={query.isFetching}
+          onRefresh={() => void query.refetch()}
+          className="ml-auto"
+        />
       </div>
       <div className="grid gap-8 lg:grid-cols-5 lg:gap-6">
         <div className="lg:col-span-3">

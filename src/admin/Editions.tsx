@@ -15,7 +15,15 @@ import { RegisterHeading, RegisterList, RegisterTable } from './editions/Registe
 import { useDecide, useEditionList, useRegister } from './editions/query.ts';
 import { errorMessage, withAdminQuery } from './query.tsx';
 import { confirmDialog } from './ui/confirm.tsx';
-import { BUTTON, Banners, translator, type Banner, type Texts, type Translate } from './ui/kit.tsx';
+import {
+  BUTTON,
+  Banners,
+  translator,
+  type Banner,
+  type Texts,
+  type Translate,
+  EmptyState,
+} from './ui/kit.tsx';
 
 interface Props {
   editions: EditionSummary[];
@@ -80,13 +88,7 @@ function Editions({ editions: initialList, initial, initialError, texts }: Props
     void onDecide(entry, decision);
 
   const editions = list.data;
-  if (editions.length === 0)
-    return (
-      <div className="rounded-lg border border-black/10 bg-white p-8 text-center">
-        <p className="font-serif text-xl">{t('empty')}</p>
-        <p className="mt-2 text-black/70">{t('emptyHint')}</p>
-      </div>
-    );
+  if (editions.length === 0) return <EmptyState title={t('empty')}>{t('emptyHint')}</EmptyState>;
 
   const register = shown.data;
   const work = register?.work;

@@ -15,7 +15,14 @@ import type {
 import MessageItem from './messages/MessageItem.tsx';
 import { messagesSearch, useMarkRead } from './messages/query.ts';
 import { adminKeys, errorMessage, withAdminQuery } from './query.tsx';
-import { BUTTON, Banners, translator, type Banner, type Texts } from './ui/kit.tsx';
+import {
+  Banners,
+  translator,
+  type Banner,
+  type Texts,
+  EmptyState,
+  RefreshButton,
+} from './ui/kit.tsx';
 import Pager from './ui/Pager.tsx';
 import { usePagedList } from './ui/paged-list.ts';
 
@@ -39,24 +46,23 @@ const number = (n: number) => new Intl.NumberFormat('fr-FR').format(n);
 
 function Messages({ query: initialQuery, initial, initialError, texts }: Props) {
   const t = translator(texts);
-  const { query, setQuery, list } = usePagedList({
+  const { query, setQuery, list, failure, data, busy } = usePagedList({
     keys: adminKeys.messages,
     endpoint: '/api/admin/messages',
     searchOf: messagesSearch,
     initialQuery,
     initialData: initial,
+    initialError,
+    empty: EMPTY,
   });
   const markRead = useMarkRead();
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
 
-  const failure = list.isError ? errorMessage(list.error) : list.data ? '' : initialError;
-  const data = list.isError ? EMPTY : (list.data ?? EMPTY);
   const banner: Banner | null = failure
     ? { tone: 'error', text: t('loadError', { message: failure }) }
     : markRead.isError
       ? { tone: 'error', text: t('saveError', { message: errorMessage(markRead.error) }) }
       : null;
-  const busy = list.isFetching;
 
   const setRead = (message: AdminMessage, read: boolean) =>
     markRead.mutate({ message, read, list: adminKeys.messages.list(query) });
@@ -97,14 +103,7 @@ function Messages({ query: initialQuery, initial, initialError, texts }: Props) 
             </button>
           ))}
         </div>
-        <button
-          type="button"
-          className={BUTTON}
-          disabled={busy}
-          onClick={() => void list.refetch()}
-        >
-          {busy ? t('refreshing') : t('refresh')}
-        </button>
+        <RefreshButton t={t} busy={busy} onRefresh={() => void list.refetch()} />
       </div>
 
       <Banners banner={banner} />
@@ -114,13 +113,7 @@ function Messages({ query: initialQuery, initial, initialError, texts }: Props) 
       </p>
 
       {data.messages.length === 0 ? (
-        !failure && (
-          <div className="rounded-lg border border-black/10 bg-white p-8 text-center">
-            <p className="font-serif text-xl">
-              {query.filter === 'unread' ? t('emptyUnread') : t('empty')}
-            </p>
-          </div>
-        )
+        !failure && <EmptyState title={query.filter === 'unread' ? t('emptyUnread') : t('empty')} />
       ) : (
         <ul className="space-y-3">
           {data.messages.map((message) => (
@@ -138,10 +131,7 @@ function Messages({ query: initialQuery, initial, initialError, texts }: Props) 
 
       {data.pages > 1 && (
         <Pager
-          label={t('pagination')}
-          status={t('page', { page: data.page, pages: data.pages })}
-          previousLabel={t('previous')}
-          nextLabel={t('next')}
+          t={t}
           page={data.page}
           pages={data.pages}
           busy={busy}

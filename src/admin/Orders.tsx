@@ -11,10 +11,12 @@ import { useOrderDialogs } from './orders/dialogs.tsx';
 import { OrderCards, OrdersTable } from './orders/OrderRows.tsx';
 import { defaultDir, searchOf } from './orders/query.ts';
 import Toolbar from './orders/Toolbar.tsx';
-import { adminKeys, errorMessage, withAdminQuery } from './query.tsx';
-import { Banners, translator, type Texts } from './ui/kit.tsx';
+import { adminKeys, withAdminQuery } from './query.tsx';
+import { Banners, translator, type Texts, EmptyState } from './ui/kit.tsx';
 import { usePagedList } from './ui/paged-list.ts';
 import Pager from './ui/Pager.tsx';
+
+const EMPTY: OrderList = { total: 0, matching: 0, page: 1, pages: 1, orders: [] };
 
 interface Props {
   query: OrderListQuery;
@@ -30,12 +32,14 @@ const DEBOUNCE_MS = 300;
 
 function Orders({ query: initialQuery, initial, initialError, texts }: Props) {
   const t = translator(texts);
-  const { query, setQuery, list } = usePagedList<OrderListQuery, OrderList>({
+  const { query, setQuery, list, failure, data, busy } = usePagedList<OrderListQuery, OrderList>({
     keys: adminKeys.orders,
     endpoint: '/api/admin/orders',
     searchOf,
     initialQuery,
     initialData: initial,
+    initialError,
+    empty: EMPTY,
   });
   const [search, setSearch] = useState(initialQuery.q);
   const { banner, choose, dialogs, pending, openDetail } = useOrderDialogs(t);
@@ -51,10 +55,7 @@ function Orders({ query: initialQuery, initial, initialError, texts }: Props) {
   }, [search, query.q, setQuery]);
 
   // §8: a failed read says so and empties the list; the next good read takes the message away.
-  const failed = list.isError || (!list.data && initial === null);
-  const loadError = list.isError ? errorMessage(list.error) : initialError;
-  const data = failed ? null : list.data;
-  const orders = data?.orders ?? [];
+  const orders = data.orders;
   const filtered = Boolean(query.q.trim()) || query.status !== 'all';
   const rows = {
     orders,
@@ -73,11 +74,11 @@ function Orders({ query: initialQuery, initial, initialError, texts }: Props) {
   };
 
   return (
-    <div className="space-y-5" aria-busy={list.isFetching || undefined}>
+    <div className="space-y-5" aria-busy={busy || undefined}>
       <Toolbar
         t={t}
-        total={data?.total ?? 0}
-        refreshing={list.isFetching}
+        total={data.total}
+        refreshing={busy}
         exportHref={`/api/admin/orders/export${searchOf(query, { paged: false })}`}
         search={search}
         query={query}
@@ -86,19 +87,16 @@ function Orders({ query: initialQuery, initial, initialError, texts }: Props) {
         onQuery={(change) => setQuery((q) => ({ ...q, ...change }))}
       />
       <Banners
-        banner={failed ? { tone: 'error', text: t('loadError', { message: loadError }) } : banner}
+        banner={failure ? { tone: 'error', text: t('loadError', { message: failure }) } : banner}
       />
       <p className="text-sm text-black/70" aria-live="polite">
-        {t('results', { count: data?.matching ?? 0 })}
+        {t('results', { count: data.matching })}
       </p>
       {orders.length === 0 ? (
-        !failed && (
-          <div className="rounded-lg border border-black/10 bg-white p-8 text-center">
-            <p className="font-serif text-xl">{t('empty')}</p>
-            <p className="mt-2 text-black/70">
-              {filtered || (data?.total ?? 0) > 0 ? t('emptyFiltered') : t('emptyNone')}
-            </p>
-          </div>
+        !failure && (
+          <EmptyState title={t('empty')}>
+            {filtered || data.total > 0 ? t('emptyFiltered') : t('emptyNone')}
+          </EmptyState>
         )
       ) : (
         <>
@@ -106,15 +104,12 @@ function Orders({ query: initialQuery, initial, initialError, texts }: Props) {
           <OrderCards {...rows} />
         </>
       )}
-      {data && data.pages > 1 && (
+      {data.pages > 1 && (
         <Pager
-          label={t('pagination')}
-          status={t('page', { page: data.page, pages: data.pages })}
-          previousLabel={t('previous')}
-          nextLabel={t('next')}
+          t={t}
           page={query.page}
           pages={data.pages}
-          busy={list.isFetching}
+          busy={busy}
           onPage={(page) => setQuery((q) => ({ ...q, page }))}
         />
       )}

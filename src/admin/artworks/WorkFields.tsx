@@ -2,52 +2,58 @@
 // category, collection, year, dimensions and price (typed in French, '9 400,00'); for a print its
 // stock, edition and the original it reproduces.
 import { CATEGORIES, type AdminArtwork } from '../../schemas/artworks.ts';
+import type { ComponentProps } from 'react';
 import type { Translate } from '../ui/kit.tsx';
 import FormField, { FIELD, useFieldError, type WorkForm } from './FormField.tsx';
 
-const LANGS = [
-  ['fr', 'Fr'],
-  ['en', 'En'],
-] as const;
+/** A field of the form as data: its name, its label's text key and its control's attributes. */
+type FieldSpec = Omit<ComponentProps<typeof FormField>, 'form' | 't'>;
+
+function Fields({ form, t, fields }: { form: WorkForm; t: Translate; fields: FieldSpec[] }) {
+  return fields.map((field) => (
+    <FormField key={field.name} form={form} t={t} {...field} label={t(field.label)} />
+  ));
+}
+
+/** Title, technique and description, French then English each. */
+const TEXTS: FieldSpec[] = (
+  [
+    ['title', { required: true, maxLength: 200 }],
+    ['technique', { maxLength: 200 }],
+    ['description', { textarea: true, maxLength: 5000 }],
+  ] as const
+).flatMap(([field, control]) =>
+  (['fr', 'en'] as const).map((lang) => ({
+    name: `${field}.${lang}` as const,
+    lang,
+    label: `form.${field}${lang === 'fr' ? 'Fr' : 'En'}`,
+    ...control,
+  })),
+);
+
+const FACTS: FieldSpec[] = [
+  { name: 'collection', maxLength: 100, label: 'form.collection' },
+  { name: 'year', inputMode: 'numeric', maxLength: 4, label: 'form.year' },
+  { name: 'dimensions', required: true, maxLength: 100, label: 'form.dimensions' },
+  { name: 'priceCents', required: true, inputMode: 'decimal', maxLength: 16, label: 'form.price' },
+];
+const STOCK: FieldSpec = {
+  name: 'stock',
+  required: true,
+  inputMode: 'numeric',
+  maxLength: 10,
+  label: 'form.stock',
+};
+const EDITION: FieldSpec[] = [
+  { name: 'editionSize', inputMode: 'numeric', maxLength: 10, label: 'form.editionSize' },
+  { name: 'editionEa', inputMode: 'numeric', maxLength: 4, label: 'form.editionEa' },
+  { name: 'editionHc', inputMode: 'numeric', maxLength: 4, label: 'form.editionHc' },
+];
 
 export function TextsFields({ form, t }: { form: WorkForm; t: Translate }) {
   return (
     <div className="grid gap-4 md:grid-cols-2">
-      {LANGS.map(([lang, suffix]) => (
-        <FormField
-          key={lang}
-          form={form}
-          name={`title.${lang}`}
-          lang={lang}
-          required
-          maxLength={200}
-          label={t(`form.title${suffix}`)}
-          t={t}
-        />
-      ))}
-      {LANGS.map(([lang, suffix]) => (
-        <FormField
-          key={lang}
-          form={form}
-          name={`technique.${lang}`}
-          lang={lang}
-          maxLength={200}
-          label={t(`form.technique${suffix}`)}
-          t={t}
-        />
-      ))}
-      {LANGS.map(([lang, suffix]) => (
-        <FormField
-          key={lang}
-          form={form}
-          name={`description.${lang}`}
-          lang={lang}
-          textarea
-          maxLength={5000}
-          label={t(`form.description${suffix}`)}
-          t={t}
-        />
-      ))}
+      <Fields form={form} t={t} fields={TEXTS} />
     </div>
   );
 }
@@ -65,43 +71,7 @@ export function FactsFields({ form, t, print }: { form: WorkForm; t: Translate; 
           ))}
         </select>
       </label>
-      <FormField form={form} name="collection" maxLength={100} label={t('form.collection')} t={t} />
-      <FormField
-        form={form}
-        name="year"
-        inputMode="numeric"
-        maxLength={4}
-        label={t('form.year')}
-        t={t}
-      />
-      <FormField
-        form={form}
-        name="dimensions"
-        required
-        maxLength={100}
-        label={t('form.dimensions')}
-        t={t}
-      />
-      <FormField
-        form={form}
-        name="priceCents"
-        required
-        inputMode="decimal"
-        maxLength={16}
-        label={t('form.price')}
-        t={t}
-      />
-      {print && (
-        <FormField
-          form={form}
-          name="stock"
-          required
-          inputMode="numeric"
-          maxLength={10}
-          label={t('form.stock')}
-          t={t}
-        />
-      )}
+      <Fields form={form} t={t} fields={print ? [...FACTS, STOCK] : FACTS} />
     </div>
   );
 }
@@ -118,30 +88,7 @@ export function PrintFields({
   const original = useFieldError(form, 'originalId', t);
   return (
     <div className="grid gap-4 md:grid-cols-3">
-      <FormField
-        form={form}
-        name="editionSize"
-        inputMode="numeric"
-        maxLength={10}
-        label={t('form.editionSize')}
-        t={t}
-      />
-      <FormField
-        form={form}
-        name="editionEa"
-        inputMode="numeric"
-        maxLength={4}
-        label={t('form.editionEa')}
-        t={t}
-      />
-      <FormField
-        form={form}
-        name="editionHc"
-        inputMode="numeric"
-        maxLength={4}
-        label={t('form.editionHc')}
-        t={t}
-      />
+      <Fields form={form} t={t} fields={EDITION} />
       <label className="block md:col-span-2">
         <span className="font-medium">{t('form.original')}</span>
         <select {...form.register('originalId')} className={FIELD} {...original.aria}>

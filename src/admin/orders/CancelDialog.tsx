@@ -6,10 +6,9 @@ import { useRef, useState, type FormEvent } from 'react';
 import type { OrderRow } from '../../schemas/admin-orders.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { errorFields, errorMessage } from '../query.tsx';
-import { BUTTON, rich, type Translate } from '../ui/kit.tsx';
-import Modal from '../ui/Modal.tsx';
+import { BUTTON, type Translate } from '../ui/kit.tsx';
 import { useOrderDetail } from './detail-query.ts';
-import { Choice, Group } from './form-parts.tsx';
+import { Choice, Group, OrderForm, OrderModal } from './form-parts.tsx';
 
 export interface CancelChoices {
   refund?: boolean;
@@ -85,18 +84,8 @@ export default function CancelDialog({ order, t, busy, onConfirm, onClose }: Pro
   }
 
   return (
-    <Modal
-      id="order-cancel"
-      title={rich(t('cancel.title'), {
-        number: <span className="whitespace-nowrap">{order.number}</span>,
-      })}
-      closeLabel={t('detail.close')}
-      onClose={onClose}
-    >
-      <form ref={form} noValidate onSubmit={submit} className="space-y-4">
-        <p role="alert" className="text-sm font-medium text-red-800 empty:hidden">
-          {refusal}
-        </p>
+    <OrderModal kind="cancel" number={order.number} t={t} onClose={onClose}>
+      <OrderForm formRef={form} refusal={refusal} onSubmit={submit}>
         <p className="text-[0.95rem] leading-relaxed">
           {paid ? t('cancel.text') : t('cancel.textRefunded')}
         </p>
@@ -155,7 +144,7 @@ export default function CancelDialog({ order, t, busy, onConfirm, onClose }: Pro
             {busy ? t('saving') : t('cancel.confirm')}
           </button>
         </div>
-      </form>
-    </Modal>
+      </OrderForm>
+    </OrderModal>
   );
 }

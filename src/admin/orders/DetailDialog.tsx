@@ -7,8 +7,8 @@ import type { OrderRow } from '../../schemas/admin-orders.ts';
 import { FULFILMENT_LABELS } from '../../domain/order-status.ts';
 import { errorMessage } from '../query.tsx';
 import { frenchDate } from '../ui/format.ts';
-import { Banners, rich, type Banner, type Translate } from '../ui/kit.tsx';
-import Modal from '../ui/Modal.tsx';
+import { Banners, type Banner, type Translate } from '../ui/kit.tsx';
+import { OrderModal } from './form-parts.tsx';
 import type { OrderAction } from './dialogs.tsx';
 import { PaymentBadge, WithdrawalBadge } from './badges.tsx';
 import Certificates from './Certificates.tsx';
@@ -35,15 +35,7 @@ export default function DetailDialog({ row, t, banner, onAction, onClose }: Prop
   const detail = useOrderDetail(row.id);
   const o = detail.data;
   return (
-    <Modal
-      id="order-detail"
-      title={rich(t('detail.title'), {
-        number: <span className="whitespace-nowrap">{row.number}</span>,
-      })}
-      closeLabel={t('detail.close')}
-      onClose={onClose}
-      size="wide"
-    >
+    <OrderModal kind="detail" number={row.number} t={t} onClose={onClose} size="wide">
       {detail.isError && (
         <p role="alert" className="text-sm font-medium text-red-800">
           {t('detail.loadError', { message: errorMessage(detail.error) })}
@@ -88,6 +80,6 @@ export default function DetailDialog({ row, t, banner, onAction, onClose }: Prop
           <History o={o} t={t} />
         </div>
       )}
-    </Modal>
+    </OrderModal>
   );
 }

@@ -8,11 +8,10 @@ import type { OrderDetail, OrderRow } from '../../schemas/admin-orders.ts';
 import { refundFormSchema, type RefundForm } from '../../schemas/admin-orders-input.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { applyServerErrors, useAdminForm } from '../ui/form.ts';
-import { BUTTON, rich, type Banner, type Translate } from '../ui/kit.tsx';
-import Modal from '../ui/Modal.tsx';
+import { BUTTON, type Banner, type Translate } from '../ui/kit.tsx';
 import { useLinesRefund } from './changes.ts';
 import { useOrderDetail } from './detail-query.ts';
-import { Choice, Group } from './form-parts.tsx';
+import { Choice, Group, OrderForm, OrderModal } from './form-parts.tsx';
 import { screenText } from './ShipDialog.tsx';
 
 interface Props {
@@ -99,18 +98,8 @@ export default function RefundDialog({ order, t, onWhole, onDone, onClose }: Pro
     });
 
   return (
-    <Modal
-      id="order-refund"
-      title={rich(t('refund.title'), {
-        number: <span className="whitespace-nowrap">{order.number}</span>,
-      })}
-      closeLabel={t('detail.close')}
-      onClose={onClose}
-    >
-      <form noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
-        <p role="alert" className="text-sm font-medium text-red-800 empty:hidden">
-          {refusal}
-        </p>
+    <OrderModal kind="refund" number={order.number} t={t} onClose={onClose}>
+      <OrderForm refusal={refusal} onSubmit={(e) => void submit(e)}>
         <Group name="scope" legend={t('refund.scope')} error={screenText(t, errors.scope?.message)}>
           <Choice {...form.register('scope')} value="whole">
             {t('refund.whole', { amount: formatMoney(left, order.currency) })}
@@ -154,7 +143,7 @@ export default function RefundDialog({ order, t, onWhole, onDone, onClose }: Pro
             {isSubmitting ? t('saving') : t('refund.confirm')}
           </button>
         </div>
-      </form>
-    </Modal>
+      </OrderForm>
+    </OrderModal>
   );
 }

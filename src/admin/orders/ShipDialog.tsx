@@ -7,8 +7,8 @@ import { CARRIERS } from '../../domain/carriers.ts';
 import { TRACKING_MAX, type OrderRow } from '../../schemas/admin-orders.ts';
 import { shipFormSchema, type ShipForm } from '../../schemas/admin-orders-input.ts';
 import { applyServerErrors, useAdminForm } from '../ui/form.ts';
-import { BUTTON, Field, INPUT, PRIMARY, rich, type Translate } from '../ui/kit.tsx';
-import Modal from '../ui/Modal.tsx';
+import { BUTTON, Field, INPUT, PRIMARY, type Translate } from '../ui/kit.tsx';
+import { OrderForm, OrderModal } from './form-parts.tsx';
 
 export interface Shipment {
   carrier?: string;
@@ -47,18 +47,8 @@ export default function ShipDialog({ order, t, busy, onConfirm, onClose }: Props
     }
   });
   return (
-    <Modal
-      id="order-ship"
-      title={rich(t('ship.title'), {
-        number: <span className="whitespace-nowrap">{order.number}</span>,
-      })}
-      closeLabel={t('detail.close')}
-      onClose={onClose}
-    >
-      <form noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
-        <p role="alert" className="text-sm font-medium text-red-800 empty:hidden">
-          {refusal}
-        </p>
+    <OrderModal kind="ship" number={order.number} t={t} onClose={onClose}>
+      <OrderForm refusal={refusal} onSubmit={(e) => void submit(e)}>
         <p className="text-[0.95rem] leading-relaxed">
           {t('ship.textForm', {
             customer: order.customerName,
@@ -106,7 +96,7 @@ export default function ShipDialog({ order, t, busy, onConfirm, onClose }: Props
             {busy ? t('saving') : t('ship.confirm')}
           </button>
         </div>
-      </form>
-    </Modal>
+      </OrderForm>
+    </OrderModal>
   );
 }

@@ -8,7 +8,7 @@ import {
   type OrderSort,
 } from '../../schemas/admin-orders.ts';
 import { FULFILMENT_LABELS } from '../../domain/order-status.ts';
-import { BUTTON, type Translate } from '../ui/kit.tsx';
+import { BUTTON, type Translate, RefreshButton } from '../ui/kit.tsx';
 
 const SELECT = 'min-h-11 rounded border border-field bg-white px-2 text-sm';
 const SORT_COLUMN: Record<OrderSort, string> = {
@@ -37,9 +37,7 @@ export default function Toolbar({ t, total, refreshing, exportHref, search, quer
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-black/75">{t(total === 1 ? 'countOne' : 'count', { count: total })}</p>
         <div className="flex flex-wrap gap-2">
-          <button type="button" className={BUTTON} disabled={refreshing} onClick={on.onRefresh}>
-            {refreshing ? t('refreshing') : t('refresh')}
-          </button>
+          <RefreshButton t={t} busy={refreshing} onRefresh={on.onRefresh} />
           <a href={exportHref} download className={BUTTON}>
             {t('export')}
           </a>

@@ -1,7 +1,62 @@
 // The orders dialogs' question groups (issue 27): a fieldset with its legend and its own error
 // (tied by aria-describedby), and a radio answer at least 44 px tall, ready for react-hook-form's
 // `register` (its ref and handlers pass through).
-import { forwardRef, type InputHTMLAttributes, type ReactNode } from 'react';
+import {
+  forwardRef,
+  type ComponentProps,
+  type FormEventHandler,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type Ref,
+} from 'react';
+import { rich, type Translate } from '../ui/kit.tsx';
+import Modal from '../ui/Modal.tsx';
+
+/** An order's dialog (`order-<kind>`): its title ('Expédier la commande n° {number}', the
+ * screen's `<kind>.title`) keeps the order number on one line. */
+export function OrderModal({
+  kind,
+  number,
+  t,
+  ...modal
+}: {
+  kind: 'detail' | 'ship' | 'cancel' | 'refund';
+  number: string;
+  t: Translate;
+} & Omit<ComponentProps<typeof Modal>, 'id' | 'title' | 'closeLabel'>) {
+  return (
+    <Modal
+      id={`order-${kind}`}
+      title={rich(t(`${kind}.title`), {
+        number: <span className="whitespace-nowrap">{number}</span>,
+      })}
+      closeLabel={t('detail.close')}
+      {...modal}
+    />
+  );
+}
+
+/** A dialog's form: the server's refusal first, announced, then the questions. */
+export function OrderForm({
+  refusal,
+  onSubmit,
+  formRef,
+  children,
+}: {
+  refusal: string;
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  formRef?: Ref<HTMLFormElement>;
+  children: ReactNode;
+}) {
+  return (
+    <form ref={formRef} noValidate onSubmit={onSubmit} className="space-y-4">
+      <p role="alert" className="text-sm font-medium text-red-800 empty:hidden">
+        {refusal}
+      </p>
+      {children}
+    </form>
+  );
+}
 
 export function Group({
   name,

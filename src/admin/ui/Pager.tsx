@@ -1,31 +1,23 @@
 // The back office's pager ('Précédent' / 'Page x sur y' / 'Suivant', back office §2 and §9): one
 // navigation landmark named by the screen, the page's text announced when it changes, the buttons
 // disabled at either end and while a page is being read.
-import { BUTTON } from './kit.tsx';
+// Its words are the screen's texts: 'pagination' (the landmark's name, 'Pages de la liste des
+// clients'), 'page' ('Page {page} sur {pages}'), 'previous' and 'next'.
+import { BUTTON, type Translate } from './kit.tsx';
 
 interface Props {
-  /** The landmark's name ('Pages de la liste des clients'). */
-  label: string;
-  /** 'Page 2 sur 3', already translated. */
-  status: string;
-  previousLabel: string;
-  nextLabel: string;
+  t: Translate;
   page: number;
   pages: number;
   busy?: boolean;
   onPage: (page: number) => void;
 }
 
-export default function Pager({
-  label,
-  status,
-  previousLabel,
-  nextLabel,
-  page,
-  pages,
-  busy = false,
-  onPage,
-}: Props) {
+export default function Pager({ t, page, pages, busy = false, onPage }: Props) {
+  const label = t('pagination');
+  const status = t('page', { page, pages });
+  const previousLabel = t('previous');
+  const nextLabel = t('next');
   return (
     <nav aria-label={label} className="flex items-center justify-center gap-3">
       <button

@@ -87,6 +87,35 @@ export function Field({ path, label, hint, error, required, className, children 
   );
 }
 
+/** 'Actualiser' ('Actualisation…' while the screen's data is being read again). */
+export function RefreshButton({
+  t,
+  busy,
+  onRefresh,
+  className = '',
+}: {
+  t: Translate;
+  busy: boolean;
+  onRefresh: () => void;
+  className?: string;
+}) {
+  return (
+    <button type="button" className={`${BUTTON} ${className}`} disabled={busy} onClick={onRefresh}>
+      {busy ? t('refreshing') : t('refresh')}
+    </button>
+  );
+}
+
+/** What an empty list shows in its place: a title and, under it, what to do. */
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="rounded-lg border border-black/10 bg-white p-8 text-center">
+      <p className="font-serif text-xl">{title}</p>
+      {children && <p className="mt-2 text-black/70">{children}</p>}
+    </div>
+  );
+}
+
 export interface Banner {
   tone: 'success' | 'error';
   text: string;

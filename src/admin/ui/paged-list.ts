@@ -6,7 +6,7 @@
 // last page the server answered with.
 import { keepPreviousData, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { adminFetch } from '../query.tsx';
+import { adminFetch, errorMessage } from '../query.tsx';
 
 interface Options<Q extends { page: number }, D extends { page: number }> {
   /** The resource's key factory (`adminKeys.customers`). */
@@ -18,6 +18,11 @@ interface Options<Q extends { page: number }, D extends { page: number }> {
   /** The query the server read the first view for, and that view (null if it failed). */
   initialQuery: Q;
   initialData: D | null;
+  /** Why the server could not read the first view ('' when it could). */
+  initialError: string;
+  /** What the screen shows while it has no list: after a failure, the figures emptied rather than
+   * left stale (§8). */
+  empty: D;
 }
 
 export function usePagedList<Q extends { page: number }, D extends { page: number }>({
@@ -26,6 +31,8 @@ export function usePagedList<Q extends { page: number }, D extends { page: numbe
   searchOf,
   initialQuery,
   initialData,
+  initialError,
+  empty,
 }: Options<Q, D>) {
   const client = useQueryClient();
   const [query, setQuery] = useState(initialQuery);
@@ -54,5 +61,8 @@ export function usePagedList<Q extends { page: number }, D extends { page: numbe
     setQuery((q) => ({ ...q, page: answered.page }));
   }, [answered, query, keys, client]);
 
-  return { query, setQuery, list };
+  // Until the screen's own request answers, the server's failure to read the first view.
+  const failure = list.isError ? errorMessage(list.error) : list.data ? '' : initialError;
+  const data = list.isError ? empty : (list.data ?? empty);
+  return { query, setQuery, list, failure, data, busy: list.isFetching };
 }
