@@ -166,7 +166,8 @@ try {
   // Throughput moves with whatever else the machine runs; the server's CPU time per request
   // does much less, so it is measured too.
   const tick = await clockTicks();
-  for (const mode of ['off', 'on'] as const) log(`${mode}: idle after ${await waitIdle(servers[mode].pid, tick)} s`);
+  for (const mode of ['off', 'on'] as const)
+    log(`${mode}: idle after ${await waitIdle(servers[mode].pid, tick)} s`);
   for (const mode of ['off', 'on'] as const) await load(servers[mode].url, WARMUP_SECONDS);
   const rounds: Round[] = [];
   for (let i = 0; i < ROUNDS; i++)
