@@ -12,11 +12,10 @@
 // and success page are the real ones.
 import path from 'node:path';
 import { devices, expect, type Browser, type Locator, type Page } from '@playwright/test';
-import sharp from 'sharp';
 import type { Analytics, AnalyticsPeriod } from '../../src/schemas/analytics.ts';
 import { conversionText, frenchDay } from '../../src/admin/analytics/format.ts';
 import { formatWholeMoney as money } from '../../src/domain/money.ts';
-import { E2E_ADMIN, useOwner } from './admin.ts';
+import { E2E_ADMIN, useOwner, uploadedPhoto } from './admin.ts';
 import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
 
@@ -46,16 +45,7 @@ async function addWork(
   priceCents: number,
   originalId: number | null,
 ): Promise<number> {
-  const photo = await sharp({
-    create: { width: 900, height: 700, channels: 3, background: '#3b6e8f' },
-  })
-    .jpeg()
-    .toBuffer();
-  const upload = await ownerOf().post('/api/admin/uploads', {
-    headers: { 'content-type': 'image/jpeg' },
-    data: photo,
-  });
-  expect(upload.status()).toBe(201);
+  const photo = await uploadedPhoto(ownerOf(), '#3b6e8f');
   const created = await ownerOf().post('/api/admin/artworks', {
     data: {
       type,
@@ -72,7 +62,7 @@ async function addWork(
       isAvailable: true,
       isSold: false,
       originalId,
-      imageSha256: ((await upload.json()) as { sha256: string }).sha256,
+      imageSha256: photo,
     },
   });
   expect(created.status(), await created.text()).toBe(201);

@@ -9,9 +9,8 @@
 // (playwright.config.ts): one at a time.
 import fs from 'node:fs/promises';
 import { expect, type Page } from '@playwright/test';
-import sharp from 'sharp';
 import type { EditionRegister } from '../../src/schemas/admin-editions.ts';
-import { E2E_ADMIN, useOwner } from './admin.ts';
+import { E2E_ADMIN, useOwner, uploadedPhoto } from './admin.ts';
 import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
 
@@ -37,16 +36,7 @@ test('the owner finds a sold number in the register and exports it as CSV', asyn
   baseURL,
 }) => {
   // A print of an edition of 5, with one artist's proof.
-  const photo = await sharp({
-    create: { width: 900, height: 700, channels: 3, background: '#4d6b7a' },
-  })
-    .jpeg()
-    .toBuffer();
-  const upload = await ownerOf().post('/api/admin/uploads', {
-    headers: { 'content-type': 'image/jpeg' },
-    data: photo,
-  });
-  expect(upload.status()).toBe(201);
+  const photo = await uploadedPhoto(ownerOf(), '#4d6b7a');
   const created = await ownerOf().post('/api/admin/artworks', {
     data: {
       type: 'print',
@@ -64,7 +54,7 @@ test('the owner finds a sold number in the register and exports it as CSV', asyn
       isAvailable: true,
       isSold: false,
       originalId: null,
-      imageSha256: ((await upload.json()) as { sha256: string }).sha256,
+      imageSha256: photo,
     },
   });
   expect(created.status(), await created.text()).toBe(201);

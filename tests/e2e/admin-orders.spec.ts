@@ -11,11 +11,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { devices, expect, type Browser, type Page, type Route } from '@playwright/test';
-import sharp from 'sharp';
 import type { OrderDetail, OrderList } from '../../src/schemas/admin-orders.ts';
 import { formatMoney as euros } from '../../src/domain/money.ts';
 import { parseMail } from '../helpers/mail.ts';
-import { confirmIdentityIfAsked, E2E_ADMIN, useOwner } from './admin.ts';
+import { confirmIdentityIfAsked, E2E_ADMIN, useOwner, uploadedPhoto } from './admin.ts';
 import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
 import { mailDir } from './shops.ts';
@@ -56,16 +55,7 @@ async function addWork(
   priceCents: number,
   originalId: number | null,
 ): Promise<number> {
-  const photo = await sharp({
-    create: { width: 900, height: 700, channels: 3, background: '#6b4f3a' },
-  })
-    .jpeg()
-    .toBuffer();
-  const upload = await ownerOf().post('/api/admin/uploads', {
-    headers: { 'content-type': 'image/jpeg' },
-    data: photo,
-  });
-  expect(upload.status()).toBe(201);
+  const photo = await uploadedPhoto(ownerOf(), '#6b4f3a');
   const created = await ownerOf().post('/api/admin/artworks', {
     data: {
       type,
@@ -82,7 +72,7 @@ async function addWork(
       isAvailable: true,
       isSold: false,
       originalId,
-      imageSha256: ((await upload.json()) as { sha256: string }).sha256,
+      imageSha256: photo,
     },
   });
   expect(created.status(), await created.text()).toBe(201);

@@ -7,10 +7,9 @@
 // dashboard endpoint, so the baselines do not depend on what the owner's shop sold before) and
 // the phone header, menu closed and open, are visual baselines; axe (WCAG 2.2 AA) on each.
 import { devices, expect, type Browser, type Page } from '@playwright/test';
-import sharp from 'sharp';
 import type { OrderList } from '../../src/schemas/admin-orders.ts';
 import type { Dashboard } from '../../src/schemas/dashboard.ts';
-import { E2E_ADMIN, useOwner } from './admin.ts';
+import { E2E_ADMIN, useOwner, uploadedPhoto } from './admin.ts';
 import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
 
@@ -48,16 +47,7 @@ async function signIn(page: Page, target = '/admin/dashboard'): Promise<string[]
 /** A print of our own, bought once through cart, checkout and the emulator's payment form. */
 /** Returns the order's number. */
 async function buyOnePrint(browser: Browser, baseURL: string): Promise<string> {
-  const photo = await sharp({
-    create: { width: 800, height: 600, channels: 3, background: '#3d5a4a' },
-  })
-    .jpeg()
-    .toBuffer();
-  const upload = await ownerOf().post('/api/admin/uploads', {
-    headers: { 'content-type': 'image/jpeg' },
-    data: photo,
-  });
-  expect(upload.status()).toBe(201);
+  const photo = await uploadedPhoto(ownerOf(), '#3d5a4a', { width: 800, height: 600 });
   const created = await ownerOf().post('/api/admin/artworks', {
     data: {
       type: 'print',
@@ -74,7 +64,7 @@ async function buyOnePrint(browser: Browser, baseURL: string): Promise<string> {
       isAvailable: true,
       isSold: false,
       originalId: null,
-      imageSha256: ((await upload.json()) as { sha256: string }).sha256,
+      imageSha256: photo,
     },
   });
   expect(created.status(), await created.text()).toBe(201);

@@ -3,6 +3,7 @@
 // signed in through the back office's login endpoint like the login page does.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import sharp from 'sharp';
 import {
   expect,
   request as requests,
@@ -68,6 +69,24 @@ export function useOwner(): () => APIRequestContext {
     await owner?.dispose();
   });
   return () => owner!;
+}
+
+/** A plain JPEG of one colour, uploaded by the owner: the stored photo's sha256 (a work's
+ * `imageSha256`). */
+export async function uploadedPhoto(
+  owner: APIRequestContext,
+  background: string,
+  { width = 900, height = 700 } = {},
+): Promise<string> {
+  const photo = await sharp({ create: { width, height, channels: 3, background } })
+    .jpeg()
+    .toBuffer();
+  const upload = await owner.post('/api/admin/uploads', {
+    headers: { 'content-type': 'image/jpeg' },
+    data: photo,
+  });
+  expect(upload.status()).toBe(201);
+  return ((await upload.json()) as { sha256: string }).sha256;
 }
 
 /**
