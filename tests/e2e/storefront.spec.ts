@@ -207,6 +207,9 @@ test.describe('gallery', () => {
     await expect(overlay.getByText('Cette œuvre originale a été vendue.')).toBeVisible();
     await expect(overlay.getByText('Plus que 2 en stock')).toBeVisible();
     await page.keyboard.press('Escape');
+    // Closing goes back in the history: a navigation started before it lands would be aborted.
+    await expect(overlay).toBeHidden();
+    await expect(page).toHaveURL(/\/gallery$/);
     // The sold original's own page stays, marked sold.
     await page.goto('/oeuvres/sel-et-cendre');
     await expect(page.getByText('Cette œuvre originale a été vendue.')).toBeVisible();
