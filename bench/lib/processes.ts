@@ -253,6 +253,42 @@ export async function pin(taskset: string, pid: number, cpus: string): Promise<v
   await run(taskset, ['-a', '-p', '-c', cpus, String(pid)]);
 }
 
+/**
+ * Pins every running process whose command name is `name` (e.g. PostgreSQL's postmaster and its
+ * backends, `postgres`) to the given CPU list; backends forked later inherit the postmaster's
+ * affinity. Returns how many were pinned and a function that puts each one's previous affinity
+ * back. Processes we may not touch (another user, not root) are skipped and counted as such.
+ */
+export async function pinNamed(
+  taskset: string,
+  name: string,
+  cpus: string,
+): Promise<{ pinned: number; refused: number; restore: () => Promise<void> }> {
+  const previous: Array<{ pid: number; mask: string }> = [];
+  let refused = 0;
+  for (const entry of await fs.readdir('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    const comm = await fs.readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '');
+    if (comm.trim() !== name) continue;
+    try {
+      const { stdout } = await run(taskset, ['-p', String(pid)]);
+      const mask = /:\s*([0-9a-f,]+)\s*$/i.exec(stdout)?.[1];
+      await run(taskset, ['-a', '-p', '-c', cpus, String(pid)]);
+      if (mask) previous.push({ pid, mask });
+    } catch {
+      refused += 1;
+    }
+  }
+  const restore = async () => {
+    for (const { pid, mask } of previous) {
+      await run(taskset, ['-a', '-p', mask, String(pid)]).catch(() => {});
+    }
+  };
+  onCleanup(restore);
+  return { pinned: previous.length, refused, restore };
+}
+
 /** CPU seconds (user + system) a process has used so far, from /proc; null where it is gone. */
 export async function cpuSeconds(pid: number, tick: number): Promise<number | null> {
   try {
