@@ -3,11 +3,12 @@
 
 - The headings' face (docs/decisions/011): Newsreader at weight 400, the Latin and Latin
   Extended-A characters the site writes (French, English, the č of 'Kovač'), merged from
-  Fontsource's two subsets into ONE woff2, so every page preloads a single file.
+  Fontsource's two subsets into ONE woff2, so every page fetches a single file (declared by the
+  layouts' head script, after the first paint on a first visit: docs/decisions/051).
 - The text face (docs/decisions/043): Instrument Sans, variable (weights 400–700 in one file), in
-  two files: the Latin one every page preloads, and the few Latin Extended-A letters (the č of
-  'Kovač') in a small second file the browser fetches only for a page that writes one
-  (unicode-range). fontTools cannot merge variable fonts, and a static instance per weight would
+  two files: the Latin one every page fetches, and the few Latin Extended-A letters (the č of
+  'Kovač') in a small second file, declared with its unicode-range (every page names the artist,
+  so the head script loads it with the others). fontTools cannot merge variable fonts, and a static instance per weight would
   mean a download per weight.
 
 The output is committed; this runs only when a face or the character set changes, with Debian's

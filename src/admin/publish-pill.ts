@@ -4,7 +4,7 @@
 // Asked again every second while a publish is queued or running, every 15 s otherwise, and at
 // once when a screen announces a change (./publish-store.ts). Screen readers hear each state once:
 // the countdown is drawn beside the announced text, hidden from them.
-import { publishNudge } from './publish-store.ts';
+import { onPublishNudge } from './publish-store.ts';
 import { frenchHour } from './ui/format.ts';
 
 /** The `admin.publish.*` messages, without their prefix (src/layouts/AdminLayout.astro). */
@@ -143,6 +143,6 @@ export function startPublishPill(): void {
     }
   };
   void refresh();
-  // A screen that changed something asks for a fresh status at once (listen() skips the current value).
-  publishNudge.listen(() => void refresh());
+  // A screen that changed something asks for a fresh status at once.
+  onPublishNudge(() => void refresh());
 }

@@ -9,7 +9,3 @@ export const isLowStock = (stock: number): boolean => stock >= 1 && stock <= LOW
 
 /** The stock a page can tell apart: exact up to the threshold, one value above it. */
 export const shownStock = (stock: number): number => Math.min(stock, LOW_STOCK_MAX + 1);
-
-/** back office §2, §9: 'Stock faible' for a print with 2 left or fewer (the owner's warning, kept
- * apart from the pages' threshold above). */
-export const LOW_STOCK = 2;

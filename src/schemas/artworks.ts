@@ -212,4 +212,4 @@ export function imageAlt(caption: string, title: string, index: number, count: n
   return index === 0 ? title : `${title} (${index + 1}/${count})`;
 }
 
-export { LOW_STOCK } from '../domain/low-stock.ts';
+export { LOW_STOCK } from '../domain/stock-warning.ts';

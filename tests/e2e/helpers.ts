@@ -29,7 +29,7 @@ export async function watchCsp(target: BrowserContext | Page): Promise<string[]>
  * Content Security Policy — an inline script or style without its hash, a resource from elsewhere.
  * Pages in contexts a spec opens itself are watched by `preparePage`.
  */
-export const test = base.extend<{ cspGuard: void }>({
+export const test = base.extend<{ cspGuard: void; fontsAtOnce: void }>({
   cspGuard: [
     async ({ context }, use) => {
       const violations = await watchCsp(context);
@@ -38,7 +38,27 @@ export const test = base.extend<{ cspGuard: void }>({
     },
     { auto: true },
   ],
+  // Every page as on a repeat visit: the web fonts declared before the first paint, so what a
+  // test reads or a screenshot captures (Playwright waits for document.fonts.ready) is in the
+  // real faces. A first visit, which declares them only after `load` (docs/decisions/051), has
+  // its own test in work-pages.spec.ts.
+  fontsAtOnce: [
+    async ({ context }, use) => {
+      await context.addInitScript(fontsAtOnce);
+      await use();
+    },
+    { auto: true },
+  ],
 });
+
+/** What the head script reads to declare the fonts at once (astro.config.mjs, HEAD_SCRIPT). */
+export function fontsAtOnce(): void {
+  try {
+    sessionStorage.setItem('galerie:fonts', '1');
+  } catch {
+    // A page without storage (about:blank) declares them after load.
+  }
+}
 
 /**
  * WCAG 2.0–2.2 A/AA and axe's best practices. `wcag22aa` must be named: its rule (target-size,
@@ -70,6 +90,8 @@ export async function preparePage(page: Page): Promise<string[]> {
   const errors: string[] = [];
   // CSP violations are console errors too: collected below, with the page's own report.
   await watchCsp(page);
+  // Pages of contexts a spec opens itself, like the fixture's: the fonts at once.
+  await page.addInitScript(fontsAtOnce);
   page.on('console', (message) => {
     if (message.type() !== 'error') return;
     const { url } = message.location();

@@ -192,6 +192,19 @@ export async function settle(page: Page): Promise<void> {
     const images = [...document.images];
     for (const image of images) image.loading = 'eager';
     await Promise.all(images.map((image) => image.decode().catch(() => undefined)));
+    // The layouts' fonts are declared by the head script, after `load` on a first visit
+    // (docs/decisions/051): wait until it says they are in.
+    const root = document.documentElement;
+    if (root.hasAttribute('data-fonts')) {
+      await new Promise<void>((resolve) => {
+        if (root.classList.contains('fonts-ready')) return resolve();
+        new MutationObserver((_records, observer) => {
+          if (!root.classList.contains('fonts-ready')) return;
+          observer.disconnect();
+          resolve();
+        }).observe(root, { attributes: true, attributeFilter: ['class'] });
+      });
+    }
     await document.fonts.ready;
   });
 }

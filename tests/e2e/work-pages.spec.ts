@@ -5,7 +5,7 @@
 // vent-d-alentejo (looked at, the latter's print added to a cart, never bought), le-grand-large
 // and lumiere-du-tage (looked at only).
 import { expect } from '@playwright/test';
-import { expectNoAxeViolations, openQuickView, preparePage, test } from './helpers.ts';
+import { expectNoAxeViolations, openQuickView, preparePage, test, watchCsp } from './helpers.ts';
 
 test('a card opens the quick view at the work’s address; Back, Forward and close keep the gallery', async ({
   page,
@@ -145,4 +145,57 @@ test('a work’s page adds to the cart and follows live availability', async ({ 
     page.locator('[data-variant-block][data-type="print"]').getByRole('button'),
   ).toHaveText('Out of stock');
   expect(errors).toEqual([]);
+});
+
+test('on a first visit the fonts come after the page is loaded; on the next page at once', async ({
+  browser,
+  baseURL,
+}) => {
+  // A context of its own, without the suite's fontsAtOnce: a visitor's first page.
+  const context = await browser.newContext({ baseURL: baseURL! });
+  const violations = await watchCsp(context);
+  await context.addInitScript(() => {
+    // How many of the web faces (not the fallbacks' local ones) the page had declared when its
+    // HTML was parsed.
+    document.addEventListener('DOMContentLoaded', () => {
+      const web = [...document.fonts].filter((face) => !/fallback/.test(face.family));
+      document.documentElement.setAttribute('data-faces-at-parse', String(web.length));
+    });
+  });
+  const page = await context.newPage();
+  await page.goto('/oeuvres/lumiere-du-tage');
+  await expect(page.locator('html')).toHaveClass(/fonts-ready/);
+  await expect(page.locator('html')).toHaveAttribute('data-faces-at-parse', '0');
+  const first = await page.evaluate(() => {
+    const [navigation] = performance.getEntriesByType(
+      'navigation',
+    ) as PerformanceNavigationTiming[];
+    const fonts = performance
+      .getEntriesByType('resource')
+      .filter((entry) => entry.name.endsWith('.woff2'));
+    return {
+      loadEnd: navigation!.loadEventEnd,
+      fontStarts: fonts.map((entry) => entry.startTime),
+      loaded: [
+        document.fonts.check('16px "Instrument Sans"'),
+        document.fonts.check('16px Newsreader'),
+      ],
+    };
+  });
+  // The three files (headings, text, the text's Latin Extended-A letters), all after `load`.
+  expect(first.fontStarts).toHaveLength(3);
+  for (const start of first.fontStarts) expect(start).toBeGreaterThanOrEqual(first.loadEnd);
+  expect(first.loaded).toEqual([true, true]);
+  // The real faces are named first by the page's styles, with their metric-matched fallbacks.
+  expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toMatch(
+    /^"Instrument Sans", "Instrument Sans fallback"/,
+  );
+  await expect(page.locator('h1')).toHaveCSS('font-family', /^Newsreader, "Newsreader fallback"/);
+
+  // The next page of the same visit declares them before it is parsed (they are in the cache).
+  await page.goto('/gallery');
+  await expect(page.locator('html')).toHaveAttribute('data-faces-at-parse', '3');
+  await expect(page.locator('html')).toHaveClass(/fonts-ready/);
+  expect(violations).toEqual([]);
+  await context.close();
 });

@@ -3,7 +3,7 @@
 // same row is a compact card: thumbnail, title and one line of facts, grip and menu.
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { LOW_STOCK } from '../../domain/low-stock.ts';
+import { LOW_STOCK } from '../../domain/stock-warning.ts';
 import type { AdminArtwork } from '../../schemas/artworks.ts';
 import { formatMoney } from '../../domain/money.ts';
 import Menu, { type MenuItem } from '../ui/Menu.tsx';
