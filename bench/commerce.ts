@@ -285,7 +285,9 @@ try {
     // PostgreSQL's own processes (a system service) away from autocannon on core 0, beside the
     // server; put back when this pass ends.
     const postgresPin =
-      database === 'postgres' && pinned && taskset ? await pinNamed(taskset, 'postgres', '1') : null;
+      database === 'postgres' && pinned && taskset
+        ? await pinNamed(taskset, 'postgres', '1')
+        : null;
     if (postgresPin) {
       log(`PostgreSQL: ${postgresPin.pinned} processes pinned to core 1`);
       if (postgresPin.pinned === 0 || postgresPin.refused > 0) {
