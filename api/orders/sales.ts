@@ -1,6 +1,6 @@
 // What counts as a sale, in one place (issue 12): an order whose payment settled and that the
 // gallery did not cancel. A refunded order is no longer 'paid' (api/orders: the refund sets it),
-// so revenue is net of refunds; unpaid, expired and failed checkouts never count. The dashboard and
+// so revenue is net of refunds, partial ones included (saleAmount); unpaid, expired and failed checkouts never count. The dashboard and
 // the analytics read their figures through these fragments, so they cannot disagree.
 import { sql, type RawBuilder } from 'kysely';
 import { Fulfilment, Payment } from '../../src/domain/order-status.ts';
@@ -14,9 +14,14 @@ export function isSale(alias = 'orders'): RawBuilder<boolean> {
   return sql<boolean>`(${o}.payment_status = ${Payment.paid} AND ${o}.status <> ${Fulfilment.cancelled} AND ${o}.paid_at IS NOT NULL)`;
 }
 
-/** The amount a sale brought in, in cents (shipping included, discount deducted). */
+/**
+ * The amount a sale brought in, in cents (shipping included, discount deducted), less what a
+ * partial refund gave back (a full refund makes the order 'refunded', no longer a sale). The same
+ * rule as the database's day and customer figures (migration 20261127_0600).
+ */
 export function saleAmount(alias = 'orders'): RawBuilder<number> {
-  return sql<number>`${sql.ref(alias)}.total_cents`;
+  const o = sql.ref(alias);
+  return sql<number>`(${o}.total_cents - ${o}.refunded_cents)`;
 }
 
 /** The Paris calendar date of the payment. */

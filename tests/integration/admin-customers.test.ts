@@ -991,6 +991,27 @@ describe('customer_summaries agrees with the one sale rule', () => {
       .where(sql<string>`lower(email)`, '=', 'buyer6@example.test')
       .execute();
     expect(await kept(t.db)).toEqual(await reference(t.db));
+
+    // Partial refunds (issue 27): the order stays a sale, its customer's spending goes down.
+    const spent = async () => (await kept(t.db)).reduce((sum, c) => sum + c.spent, 0);
+    const before = await spent();
+    const partly = created.slice(14, 17);
+    await t.db
+      .updateTable('orders')
+      .set({ refunded_cents: 500 })
+      .where('id', 'in', partly)
+      .where('payment_status', '=', 'paid')
+      .where('status', '<>', 'cancelled')
+      .execute();
+    const sales = await t.db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('id', 'in', partly)
+      .where('refunded_cents', '=', 500)
+      .executeTakeFirstOrThrow();
+    expect(Number(sales.n)).toBeGreaterThan(0);
+    expect(await spent()).toBe(before - 500 * Number(sales.n));
+    expect(await kept(t.db)).toEqual(await reference(t.db));
   });
 
   it(

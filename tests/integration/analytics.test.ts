@@ -589,7 +589,8 @@ describe('the day rollups the analytics read (migration 20261123_0750)', () => {
     const fresh = {
       days: (
         await sql<{ day: string; revenue: string; orders: number }>`
-          SELECT ${DAY}::text AS day, sum(o.total_cents)::text AS revenue, count(*)::int AS orders
+          SELECT ${DAY}::text AS day, sum(o.total_cents - o.refunded_cents)::text AS revenue,
+                 count(*)::int AS orders
           FROM orders o WHERE ${SALE} GROUP BY 1 ORDER BY 1`.execute(t.db)
       ).rows,
       works: (
@@ -600,7 +601,8 @@ describe('the day rollups the analytics read (migration 20261123_0750)', () => {
                          round(sum(i.unit_price_cents * i.quantity
                            * (o.subtotal_cents - o.discount_cents)::numeric
                            / nullif(o.subtotal_cents, 0)), 6)::text AS net
-                  FROM orders o JOIN order_items i ON i.order_id = o.id WHERE ${SALE}
+                  FROM orders o JOIN order_items i ON i.order_id = o.id AND i.refunded_at IS NULL
+                  WHERE ${SALE}
                   GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`.execute(t.db)
       ).rows,
       buyers: (
@@ -671,6 +673,38 @@ describe('the day rollups the analytics read (migration 20261123_0750)', () => {
             .set({ payment_status: 'paid' })
             .where('id', '=', a.id)
             .execute(),
+      ],
+      [
+        // As api/orders/refund-lines.ts records it: the line, then the order's refunded amount.
+        'one line refunded (a partial refund)',
+        async () => {
+          const revenue = async () =>
+            (
+              await sql<{ revenue: string }>`
+                SELECT revenue_cents::text AS revenue FROM sales_days WHERE day = '2026-11-21'`.execute(
+                t.db,
+              )
+            ).rows[0]!.revenue;
+          const before = Number(await revenue());
+          const [line] = await t.db
+            .selectFrom('order_items')
+            .select('id')
+            .where('order_id', '=', b.id)
+            .where('artwork_id', '=', work.original)
+            .execute();
+          await t.db
+            .updateTable('order_items')
+            .set({ refunded_at: at('2026-11-22T10:00:00Z') })
+            .where('id', '=', line!.id)
+            .execute();
+          await t.db
+            .updateTable('orders')
+            .set({ refunded_cents: 200_000 })
+            .where('id', '=', b.id)
+            .execute();
+          // The day keeps the order (still a sale) at what the gallery kept.
+          expect(Number(await revenue())).toBe(before - 200_000);
+        },
       ],
       [
         'cancelled',
