@@ -40,7 +40,7 @@ import { AppError } from '../http/errors.ts';
 import { log } from '../log.ts';
 import type { Mailer } from '../mail/index.ts';
 import { shippingMail } from '../mail/shipping.ts';
-import { cancellationMail } from '../mail/cancellation.ts';
+import { cancellationMail, partialRefundMail } from '../mail/cancellation.ts';
 import { mailedInvoice } from '../invoices/mailed.ts';
 import { addressLines, parseAddress } from '../orders/address.ts';
 import { readOrder } from '../orders/index.ts';
@@ -691,7 +691,7 @@ async function sendCancellationMail(
 
 /** The refund of some lines (api/orders/refund-lines.ts), its refusals in the owner's words. */
 export async function refundAdminOrderLines(
-  deps: { db: Database; payments?: Payments | undefined },
+  deps: { db: Database; payments?: Payments | undefined; mailer?: Mailer | undefined },
   id: string,
   input: OrderLinesRefund,
   actor: Actor,
@@ -705,12 +705,53 @@ export async function refundAdminOrderLines(
       throw new AppError('rejected', { message: error.message, cause: error });
     throw refundRefusal(error) ?? error;
   }
+  // The buyer hears of it, in the order's language, with the credit note (issue 27 §3).
+  const mail = deps.mailer
+    ? await sendPartialRefundMail(deps.db, deps.mailer, order.id, input.items, result.refundedCents)
+    : null;
   return {
     order: await getAdminOrder(deps.db, order.id, deps.payments),
     refundedCents: result.refundedCents,
     creditNote: result.creditNote,
     restocked: result.restocked.length > 0,
+    mail,
   };
+}
+
+/** The partial refund's mail; 'failed' is logged, the refund stands whatever happens to it. */
+async function sendPartialRefundMail(
+  db: Database,
+  mailer: Mailer,
+  id: string,
+  itemIds: readonly number[],
+  refundedCents: number,
+): Promise<'sent' | 'failed'> {
+  const summary = (await readOrder(db, { id }))!;
+  try {
+    const [settings, creditNote, items] = await Promise.all([
+      liveSettings(db),
+      mailedInvoice(db, id, 'credit_note'),
+      db
+        .selectFrom('order_items')
+        .select(['id', 'title', 'artwork_type', 'quantity', 'unit_price_cents'])
+        .where('order_id', '=', id)
+        .where('id', 'in', [...itemIds])
+        .orderBy('id')
+        .execute(),
+    ]);
+    const lines = items.map((i) => ({
+      title: i.title,
+      type: i.artwork_type === 'original' ? ('original' as const) : ('print' as const),
+      quantity: i.quantity,
+      unitPriceCents: i.unit_price_cents,
+      editions: [],
+    }));
+    await mailer.send(partialRefundMail(summary, settings, { refundedCents, lines, creditNote }));
+    return 'sent';
+  } catch (error) {
+    log.error({ err: error }, `Order ${summary.number}: the partial refund mail could not be sent`);
+    return 'failed';
+  }
 }
 
 /** The packing slip of a listed order: where it goes and what is in it, without prices. */

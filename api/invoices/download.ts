@@ -57,17 +57,23 @@ export async function adminInvoiceFile(
   };
 }
 
+/** A document's number as the account page names it (`A-000012`). */
+const DOCUMENT_NUMBER = /^[A-Z]-\d{6,12}$/;
+
 /**
  * The buyer's download, by order number (what the account page shows) or id: only an order their
  * account lists. Another buyer's order, an unknown or malformed key: not_found, never forbidden,
- * so nothing tells whether the order exists.
+ * so nothing tells whether the order exists. `number` picks one of the order's documents of that
+ * kind (an order refunded in parts has a credit note per refund); without it, the latest.
  */
 export async function buyerInvoiceFile(
   db: Executor,
   user: { id: string },
   orderKey: string,
   kind: InvoiceKind,
+  number?: string | null,
 ): Promise<InvoiceFile> {
+  if (number && !DOCUMENT_NUMBER.test(number)) throw notFound();
   let query = db.selectFrom('orders').select(['id', 'order_number']);
   if (UUID.test(orderKey)) query = query.where('id', '=', orderKey);
   else if (ORDER_NUMBER.test(orderKey)) query = query.where('order_number', '=', orderKey);
@@ -76,7 +82,16 @@ export async function buyerInvoiceFile(
   if (!order) throw notFound();
   const mine = await listAccountOrders(db, user);
   if (!mine.some((o) => o.number === order.order_number)) throw notFound();
-  return render(db, order.id, kind);
+  if (!number) return render(db, order.id, kind);
+  const id = await db
+    .selectFrom('invoices')
+    .select('id')
+    .where('order_id', '=', order.id)
+    .where('kind', '=', kind)
+    .where('number', '=', number)
+    .executeTakeFirst();
+  if (!id) throw notFound();
+  return adminInvoiceFile(db, order.id, kind, id.id);
 }
 
 /** The PDF as an attachment, never cached by anything between us and the person asking. */

@@ -2,6 +2,8 @@
 // order was placed in: the order and its works, whether and how much was refunded, the credit
 // note (attached as a PDF, and its signed link that works without an account) and the seller's
 // identity. HTML with a plain-text alternative, from the same parts (api/mail/compose.ts).
+// The refund of some of an order's works (issue 27 §3) is told the same way: the works refunded,
+// the amount, their credit note; the rest of the order stands.
 import { formatMoney } from '../../src/domain/money.ts';
 import type { OrderSummary } from '../orders/index.ts';
 import type { SiteSettings } from '../settings/index.ts';
@@ -13,6 +15,9 @@ import { lineDetail, type MailedDocument } from './orders.ts';
 import { sellerLines } from './seller.ts';
 
 type Locale = 'fr' | 'en';
+
+/** A work refunded on its own, as the mail lists it. */
+export type RefundedLine = OrderSummary['lines'][number];
 
 export interface CancellationContext {
   /** What the buyer was refunded, in cents; null when the cancellation refunded nothing. */
@@ -43,6 +48,16 @@ const TEXT = {
     sellerTitle: 'Le vendeur',
     questions: (email: string) =>
       `Une question${NBSP}? Répondez à ce message ou écrivez à ${email}.`,
+    partSubject: (n: string) => `Remboursement partiel de votre commande ${n}`,
+    partRefunded: (amount: string, n: string) =>
+      `La galerie vous a remboursé ${amount} pour les œuvres ci-dessous de votre commande ${n}, sur le moyen de paiement utilisé pour la commande. Selon votre banque, le montant apparaît sur votre compte sous 5 à 10 jours ouvrés.`,
+    partWorks: 'Œuvres remboursées',
+    partTotal: 'Montant remboursé',
+    partRest: 'Le reste de votre commande est maintenu.',
+    partCredit: (n: string, attached: boolean) =>
+      attached
+        ? `L’avoir ${n}, qui porte sur ces œuvres, est joint à ce message (PDF). Il reste téléchargeable par ce lien, sans compte${NBSP}:`
+        : `L’avoir ${n}, qui porte sur ces œuvres, est téléchargeable par ce lien, sans compte${NBSP}:`,
   },
   en: {
     subject: (n: string) => `Your order ${n} has been cancelled`,
@@ -61,6 +76,16 @@ const TEXT = {
       `You can download credit note ${n}, which cancels the order’s invoice, from this link, without an account:`,
     sellerTitle: 'The seller',
     questions: (email: string) => `Any question? Reply to this message or write to ${email}.`,
+    partSubject: (n: string) => `Part of your order ${n} has been refunded`,
+    partRefunded: (amount: string, n: string) =>
+      `The gallery has refunded ${amount} for the works of your order ${n} listed below, to the means of payment used for the order. Depending on your bank, it shows on your account within 5 to 10 business days.`,
+    partWorks: 'Works refunded',
+    partTotal: 'Amount refunded',
+    partRest: 'The rest of your order stands.',
+    partCredit: (n: string, attached: boolean) =>
+      attached
+        ? `Credit note ${n}, for these works, is attached to this message (PDF). You can also download it from this link, without an account:`
+        : `You can download credit note ${n}, for these works, from this link, without an account:`,
   },
 } as const;
 
@@ -97,14 +122,71 @@ export function cancellationMail(
           linkTo('creditNote', locale, note.url),
         ]
       : []),
-    { block: { heading: t.sellerTitle, lines: sellerLines(settings, locale) } },
-    { p: t.questions(settings.contact_email) },
   ];
+  return closing(order, settings, t.subject(order.number), parts, note);
+}
+
+/** The refund of some of the order's works (issue 27 §3): what was refunded, its credit note. */
+export function partialRefundMail(
+  order: OrderSummary,
+  settings: SiteSettings,
+  context: {
+    refundedCents: number;
+    lines: readonly RefundedLine[];
+    creditNote: MailedDocument | null;
+  },
+): MailMessage {
+  const locale: Locale = order.locale;
+  const t = TEXT[locale];
+  const m = (cents: number) => formatMoney(cents, order.currency, locale);
+  const note = context.creditNote;
+  const parts: MailPart[] = [
+    { p: t.hello(order.name) },
+    { p: t.partRefunded(m(context.refundedCents), order.number) },
+    { heading: t.partWorks },
+    {
+      lines: context.lines.map((l) => ({
+        title: l.title,
+        detail: lineDetail(l, locale),
+        amount: m(l.unitPriceCents * l.quantity),
+      })),
+    },
+    { totals: [{ label: t.partTotal, amount: m(context.refundedCents), strong: true }] },
+    { p: t.partRest },
+    ...(note
+      ? [
+          { heading: t.creditTitle },
+          { p: t.partCredit(note.number, note.pdf !== null) },
+          linkTo('creditNote', locale, note.url),
+        ]
+      : []),
+  ];
+  return closing(order, settings, t.partSubject(order.number), parts, note);
+}
+
+/** The seller, the questions line, and the message around the parts (credit note attached). */
+function closing(
+  order: OrderSummary,
+  settings: SiteSettings,
+  subject: string,
+  parts: MailPart[],
+  note: MailedDocument | null,
+): MailMessage {
+  const locale: Locale = order.locale;
+  const t = TEXT[locale];
   return {
     to: { name: order.name, address: order.email },
     from: { name: siteTitle(settings, locale), address: settings.contact_email },
-    subject: t.subject(order.number),
-    ...composeMail(locale, parts, siteTitle(settings, locale)),
+    subject,
+    ...composeMail(
+      locale,
+      [
+        ...parts,
+        { block: { heading: t.sellerTitle, lines: sellerLines(settings, locale) } },
+        { p: t.questions(settings.contact_email) },
+      ],
+      siteTitle(settings, locale),
+    ),
     ...(note?.pdf ? { attachments: [note.pdf] } : {}),
   };
 }

@@ -11,7 +11,7 @@ import type { OrderSummary } from '../orders/index.ts';
 import { DEFAULT_SETTINGS } from '../settings/index.ts';
 import { createMailer } from './index.ts';
 import { galleryOrderNotification, orderConfirmationMail } from './orders.ts';
-import { cancellationMail } from './cancellation.ts';
+import { cancellationMail, partialRefundMail } from './cancellation.ts';
 import { shippingMail } from './shipping.ts';
 
 /** A kitchen-sink order: an original, two copies of a print, a promo code, free shipping. */
@@ -187,6 +187,42 @@ describe('issue 26: what the buyer’s mails carry', () => {
     expect(mail.text).toContain('Lumière du Tage, œuvre originale');
     expect(mail.text).toContain('Seuil, tirage n° 7/50');
     expect(mail.text.split('Télécharger le certificat (PDF)\u00a0:')).toHaveLength(3);
+  });
+
+  it('tells a refund of some works: those works, the amount, the credit note attached', () => {
+    const note = {
+      ...invoice,
+      number: 'A-000007',
+      pdf: { ...invoice.pdf, filename: 'avoir-A-000007.pdf' },
+    };
+    const seuil = order().lines[1]!;
+    const fr = partialRefundMail(order({ locale: 'fr' }), SETTINGS, {
+      refundedCents: 59_500,
+      lines: [seuil],
+      creditNote: note,
+    });
+    expect(fr.subject).toBe('Remboursement partiel de votre commande GS-2026-01001');
+    expect(fr.to).toEqual({ name: 'Ana Ribeiro', address: 'ana@example.org' });
+    expect(fr.attachments).toEqual([note.pdf]);
+    for (const body of [fr.text, fr.html!]) {
+      expect(body).toMatch(/La galerie vous a remboursé 595,00\s€ pour les œuvres ci-dessous/);
+      expect(body).toContain('Seuil');
+      expect(body).not.toContain('Lumière du Tage');
+      expect(body).toContain('Le reste de votre commande est maintenu.');
+    }
+    expect(fr.text).toContain('L’avoir A-000007, qui porte sur ces œuvres, est joint');
+    expect(fr.text).toContain(note.url);
+    expect(fr.text).toContain('Sasha Kovač EI');
+
+    const en = partialRefundMail(order(), SETTINGS, {
+      refundedCents: 59_500,
+      lines: [seuil],
+      creditNote: { ...note, pdf: null },
+    });
+    expect(en.subject).toBe('Part of your order GS-2026-01001 has been refunded');
+    expect(en.attachments).toBeUndefined();
+    expect(en.text).toContain('The gallery has refunded €595.00 for the works of your order');
+    expect(en.text).toContain('You can download credit note A-000007, for these works');
   });
 
   it('words each link the same in every mail, in each language', () => {

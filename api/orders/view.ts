@@ -23,6 +23,7 @@ export async function orderLines(
       'i.artwork_type',
       'i.quantity',
       'i.unit_price_cents',
+      'i.refunded_at',
       'm.sha256',
       'm.width',
       'm.height',
@@ -43,6 +44,7 @@ export async function orderLines(
         row.sha256 !== null && row.width !== null && row.height !== null
           ? { sha256: row.sha256, width: row.width, height: row.height }
           : null,
+      refunded: row.refunded_at !== null,
     });
   }
   return byOrder;
@@ -60,6 +62,7 @@ interface OrderRow {
   discount_cents: number;
   shipping_cents: number;
   total_cents: number;
+  refunded_cents: number;
 }
 
 /** The columns `buyerOrders` needs, for the queries that select orders. */
@@ -75,6 +78,7 @@ export const BUYER_ORDER_COLUMNS = [
   'discount_cents',
   'shipping_cents',
   'total_cents',
+  'refunded_cents',
 ] as const;
 
 /** Order rows as buyers see them, with their lines. */
@@ -84,12 +88,25 @@ export async function buyerOrders(db: Executor, rows: readonly OrderRow[]): Prom
   const invoices = ids.length
     ? await db
         .selectFrom('invoices')
-        .select(['order_id', 'number'])
-        .where('kind', '=', 'invoice')
+        .select(['order_id', 'kind', 'number', 'issued_at', 'total_cents'])
         .where('order_id', 'in', ids)
+        .orderBy('sequence')
         .execute()
     : [];
-  const invoiceOf = new Map(invoices.map((i) => [i.order_id, i.number]));
+  const invoiceOf = new Map<string, string>();
+  const creditNotesOf = new Map<string, BuyerOrder['creditNotes']>();
+  for (const i of invoices) {
+    if (i.kind === 'invoice') invoiceOf.set(i.order_id, i.number);
+    else if (i.kind === 'credit_note') {
+      const notes = creditNotesOf.get(i.order_id) ?? [];
+      notes.push({
+        number: i.number,
+        date: new Date(i.issued_at).toISOString(),
+        totalCents: i.total_cents,
+      });
+      creditNotesOf.set(i.order_id, notes);
+    }
+  }
   return rows.map((o) => ({
     number: o.order_number,
     date: new Date(o.created_at).toISOString(),
@@ -103,5 +120,7 @@ export async function buyerOrders(db: Executor, rows: readonly OrderRow[]): Prom
     totalCents: o.total_cents,
     lines: lines.get(o.id) ?? [],
     invoiceNumber: invoiceOf.get(o.id) ?? null,
+    refundedCents: o.refunded_cents,
+    creditNotes: creditNotesOf.get(o.id) ?? [],
   }));
 }

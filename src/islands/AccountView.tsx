@@ -12,6 +12,7 @@ import { OrderWithdrawal } from './OrderWithdrawal.tsx';
 import type { AccountOrder as AccountOrderData } from '../schemas/views.ts';
 import type { Locale, Messages } from './types.ts';
 import { Payment } from '../domain/order-status.ts';
+import { formatPrice, type MessageKey } from '../i18n/index.ts';
 
 /**
  * An item of `orders` in GET /api/account/orders (docs/accounts-api.md): the order as its buyer
@@ -277,6 +278,67 @@ function Subscription({
   );
 }
 
+/** The order's payment as its buyer reads it: a label of ours, or the raw value when unknown. */
+function paymentStatus(order: AccountOrder): { key: MessageKey | null; tone: string } {
+  switch (order.paymentStatus) {
+    case Payment.paid:
+      return order.refundedCents > 0
+        ? { key: 'account.orders.payment.partlyRefunded', tone: 'text-green-800' }
+        : { key: 'account.orders.paid', tone: 'text-green-800' };
+    case Payment.refunded:
+      return { key: 'account.orders.payment.refunded', tone: 'text-ink' };
+    case Payment.unpaid:
+      return { key: 'account.orders.payment.unpaid', tone: 'text-orange-800' };
+    case Payment.failed:
+      return { key: 'account.orders.payment.failed', tone: 'text-red-800' };
+    default:
+      return { key: null, tone: 'text-orange-800' };
+  }
+}
+
+/**
+ * What the gallery refunded of an order (in parts, issue 27 §3, or whole) and the credit note of
+ * each refund. A refunded withdrawal already says its amount in its own box: only the documents.
+ */
+function OrderRefund({ order, locale, t }: { order: AccountOrder; locale: Locale; t: Translate }) {
+  if (order.refundedCents <= 0 && order.creditNotes.length === 0) return null;
+  const saidByWithdrawal = order.withdrawal?.state === 'refunded';
+  const base = `/api/account/orders/${encodeURIComponent(order.number)}/invoice?kind=credit_note`;
+  return (
+    <div data-refund className="mt-4 rounded border border-black/15 bg-black/5 p-4 text-sm">
+      {!saidByWithdrawal && order.refundedCents > 0 && (
+        <>
+          <p className="font-semibold">{t('account.orders.refund.heading')}</p>
+          <p className="mt-1">
+            {t('account.orders.refund.text', {
+              amount: formatPrice(locale, order.refundedCents, order.currency),
+            })}
+          </p>
+        </>
+      )}
+      {order.creditNotes.length > 0 && (
+        <ul className="mt-1 flex flex-wrap gap-x-6">
+          {order.creditNotes.map((note) => (
+            <li key={note.number}>
+              <a
+                href={`${base}&number=${encodeURIComponent(note.number)}`}
+                download
+                aria-label={t('account.orders.refund.creditNoteLabel', {
+                  number: note.number,
+                  date: formatDate(locale, note.date),
+                })}
+                className="inline-flex min-h-11 items-center underline"
+              >
+                {t('account.orders.refund.creditNote', { number: note.number })}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 function Orders({
   orders,
   locale,
@@ -307,6 +369,7 @@ function Orders({
     <ul className="mt-4 space-y-4">
       {newestFirst(orders).map((order) => {
         const paid = order.paymentStatus === Payment.paid;
+        const status = paymentStatus(order);
         return (
           <li key={order.number} className="rounded-lg border border-black/10 bg-white p-5">
             <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
@@ -316,18 +379,15 @@ function Orders({
               <p className="text-sm">
                 <time dateTime={order.date}>{formatDate(locale, order.date)}</time>
                 {' · '}
-                <span
-                  className={
-                    paid ? 'font-semibold text-green-800' : 'font-semibold text-orange-800'
-                  }
-                >
-                  {paid ? t('account.orders.paid') : order.paymentStatus}
+                <span data-payment={order.paymentStatus} className={`font-semibold ${status.tone}`}>
+                  {status.key ? t(status.key) : order.paymentStatus}
                 </span>
               </p>
             </div>
             <div className="mt-3">
               <OrderSummary order={order} locale={locale} t={t} />
             </div>
+            <OrderRefund order={order} locale={locale} t={t} />
             {order.withdrawal && (
               <OrderWithdrawal
                 withdrawal={order.withdrawal}
@@ -336,7 +396,7 @@ function Orders({
                 t={t}
               />
             )}
-            {paid && (
+            {(paid || order.invoiceNumber) && (
               <p className="mt-4 flex flex-wrap items-center gap-x-6 gap-y-2">
                 {order.invoiceNumber && (
                   <a
@@ -350,7 +410,7 @@ function Orders({
                 )}
                 {/* Signed in, the withdrawal page withdraws from this order at once (decision 039);
                     once withdrawn, the box above says where it stands instead. */}
-                {order.withdrawal?.state !== 'confirmed' && (
+                {paid && order.withdrawal?.state !== 'confirmed' && (
                   <a
                     href={`${locale === 'en' ? '/en/withdrawal' : '/retractation'}?order=${encodeURIComponent(order.number)}`}
                     aria-label={t('account.orders.withdrawLabel', { number: order.number })}

@@ -25,6 +25,11 @@ export function OrderSummary({
             <LineImage image={line.image} className="h-20 w-16 shrink-0 rounded" />
             <div className="min-w-0 flex-1 text-sm">
               <p className="font-serif text-lg leading-snug">{line.title}</p>
+              {line.refunded && (
+                <p data-line-refunded className="font-semibold text-ink">
+                  {t('order.lineRefunded')}
+                </p>
+              )}
               <p className="text-black/70">
                 {t(line.type === 'original' ? 'artwork.type.original' : 'artwork.type.print')}
               </p>

@@ -164,6 +164,8 @@ export interface OrderLinesRefundResult {
   refundedCents: number;
   creditNote: InvoiceRef;
   restocked: boolean;
+  /** The buyer's mail about it: sent, failed (logged), or none (no mailer configured). */
+  mail: 'sent' | 'failed' | null;
 }
 
 /** The packing slip ('bon de livraison', issue 27): no prices. */

@@ -86,6 +86,8 @@ export const buyerOrderLineSchema = z.object({
   editions: z.array(z.string()),
   /** The work's image master, while the work still exists. */
   image: imageRefSchema.nullable(),
+  /** The line was refunded on its own (a partial refund, issue 27 §3) or with the whole order. */
+  refunded: z.boolean(),
 });
 export type BuyerOrderLine = z.infer<typeof buyerOrderLineSchema>;
 
@@ -105,6 +107,12 @@ export const buyerOrderSchema = z.object({
   lines: z.array(buyerOrderLineSchema),
   /** The invoice's number once issued (at payment): the account page offers it for download. */
   invoiceNumber: z.string().nullable(),
+  /** What the gallery has refunded of the order so far, in cents (0 when nothing). */
+  refundedCents: z.number().int(),
+  /** The credit notes issued for the refunds, oldest first: the account page offers each. */
+  creditNotes: z.array(
+    z.object({ number: z.string(), date: z.string(), totalCents: z.number().int() }),
+  ),
 });
 export type BuyerOrder = z.infer<typeof buyerOrderSchema>;
 

@@ -712,7 +712,7 @@ test('the owner refunds one work from the detail, and prints the packing slip', 
   await expect(refund).toBeHidden();
   await expect(done).toHaveText(
     new RegExp(
-      `^Commande ${lea.number} : 95,00\\s€ remboursés via Stripe, avoir A-\\d{6} émis\\.$`,
+      `^Commande ${lea.number} : 95,00\\s€ remboursés via Stripe, avoir A-\\d{6} émis\\. Le client a été prévenu par e-mail\\.$`,
     ),
   );
   const after = await detailOf(lea.id);
@@ -725,6 +725,17 @@ test('the owner refunds one work from the detail, and prints the packing slip', 
   ]);
   await expect(detail.getByText('Remboursée', { exact: true })).toBeVisible();
   await expect(detail.getByRole('link', { name: /^Télécharger l'avoir A-/ })).toBeVisible();
+  // The buyer is told, in the order's language: the work refunded, the amount, the credit note.
+  const creditNumber = after.invoices.find((i) => i.kind === 'credit_note')!.number;
+  const mail = await mailTo(LEA.email, `avoir ${creditNumber}`);
+  expect(mail, 'the partial refund mail').not.toBeNull();
+  expect(mail!.headers).toMatch(
+    new RegExp(`^subject: Remboursement partiel de votre commande ${lea.number}`, 'im'),
+  );
+  expect(mail!.text).toContain(SECOND.title);
+  expect(mail!.text).toMatch(/La galerie vous a remboursé 95,00\s€/);
+  expect(mail!.text).toContain('Le reste de votre commande est maintenu.');
+  expect(mail!.text).not.toContain(PRINT.title);
   await page.keyboard.press('Escape');
   await expect(detail).toBeHidden();
 

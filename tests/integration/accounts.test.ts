@@ -1101,6 +1101,8 @@ describe('account orders', () => {
       paymentStatus: 'paid',
       lines: [],
       invoiceNumber: null,
+      refundedCents: 0,
+      creditNotes: [],
       withdrawal: null,
     });
     expect(JSON.stringify(body)).not.toContain('cs_test_');

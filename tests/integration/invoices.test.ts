@@ -445,6 +445,90 @@ describe('downloads', () => {
     expect((await account(mine.orderNumber)).status).toBe(401);
   });
 
+  it('shows a refund in parts on the account page, each credit note downloadable by its number', async () => {
+    const lines = [
+      {
+        artworkId: (await makeArtwork(t.db)).id,
+        type: 'original' as const,
+        unitPriceCents: 300_000,
+        title: 'Le grand large',
+      },
+      {
+        artworkId: (await makeArtwork(t.db)).id,
+        type: 'original' as const,
+        unitPriceCents: 90_000,
+        title: 'Estran',
+      },
+    ];
+    const order = await pendingOrder({ lines });
+    await t.db
+      .updateTable('orders')
+      .set({ user_id: buyer.id })
+      .where('id', '=', order.id)
+      .execute();
+    await applyStripeEvent(t.db, paidEvent(order));
+    const items = await t.db
+      .selectFrom('order_items')
+      .select('id')
+      .where('order_id', '=', order.id)
+      .orderBy('id')
+      .execute();
+    // The owner refunds the second work (as api/orders/refund-lines.ts records it).
+    const note = await t.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('order_items')
+        .set({ refunded_at: new Date() })
+        .where('id', '=', items[1]!.id)
+        .execute();
+      await trx
+        .updateTable('orders')
+        .set({ refunded_cents: 90_000, refunded_at: new Date() })
+        .where('id', '=', order.id)
+        .execute();
+      return issueCreditNote(trx, order.id, new Date(), 'partial', {
+        lineIndexes: [1],
+        discountCents: 0,
+        shippingCents: 0,
+        totalCents: 90_000,
+      });
+    });
+    const shown = (await listAccountOrders(t.db, buyer)).find(
+      (o) => o.number === order.orderNumber,
+    )!;
+    expect(shown.paymentStatus).toBe('paid');
+    expect(shown.refundedCents).toBe(90_000);
+    expect(shown.lines.map((l) => [l.title, l.refunded])).toEqual([
+      ['Le grand large', false],
+      ['Estran', true],
+    ]);
+    expect(shown.creditNotes).toEqual([
+      { number: note.number, date: expect.any(String), totalCents: -90_000 },
+    ]);
+
+    const download = await account(
+      order.orderNumber,
+      buyer.token,
+      `?kind=credit_note&number=${note.number}`,
+    );
+    expect(download.status).toBe(200);
+    expect(download.headers.get('content-disposition')).toBe(
+      `attachment; filename="avoir-${note.number}.pdf"`,
+    );
+    expect(await pdfText(new Uint8Array(await download.arrayBuffer()))).toContain('Estran');
+    // Another order's credit note, an invoice's number as a credit note, or nonsense: 404.
+    for (const query of [
+      `?kind=credit_note&number=A-999999`,
+      `?kind=credit_note&number=${mine.invoice}`,
+      `?kind=credit_note&number=../../x`,
+      `?kind=credit_note&number=${'A'.repeat(300)}`,
+    ])
+      expect((await account(order.orderNumber, buyer.token, query)).status, query).toBe(404);
+    expect(
+      (await account(order.orderNumber, other.token, `?kind=credit_note&number=${note.number}`))
+        .status,
+    ).toBe(404);
+  });
+
   it('keeps a guest order from an account whose address is not verified', async () => {
     const unverified = await makeUser(t.db, { email_verified_at: null });
     const order = await paidFor(null, unverified.email);

@@ -82,13 +82,16 @@ export function useLinesRefund(t: Translate, row: OrderRow, onDone: (banner: Ban
     onSuccess: (result) => {
       client.setQueryData(adminKeys.orders.detail(row.id), result.order);
       if (result.restocked) nudgePublish();
+      const done = t('refund.done', {
+        number: row.number,
+        amount: formatMoney(result.refundedCents, row.currency),
+        creditNote: result.creditNote.number,
+      });
+      const mail =
+        result.mail === 'sent' ? t('mailSent') : result.mail === 'failed' ? t('mailFailed') : '';
       onDone({
-        tone: 'success',
-        text: t('refund.done', {
-          number: row.number,
-          amount: formatMoney(result.refundedCents, row.currency),
-          creditNote: result.creditNote.number,
-        }),
+        tone: result.mail === 'failed' ? 'error' : 'success',
+        text: [done, mail].filter(Boolean).join(' '),
       });
     },
   });

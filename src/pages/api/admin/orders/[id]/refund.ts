@@ -9,6 +9,7 @@ import { refundAdminOrderLines } from '#api/admin/orders.ts';
 import { getDb } from '#api/db/context.ts';
 import { defineEndpoint } from '#api/http/endpoint.ts';
 import { getPayments, hasPayments } from '#api/payments/index.ts';
+import { getMailer } from '#api/mail/index.ts';
 import { orderLinesRefundSchema } from '../../../../../schemas/admin-orders-input.ts';
 
 export const prerender = false;
@@ -20,7 +21,7 @@ export const POST = defineEndpoint({
     const actor = requireAdmin(locals);
     await requireRecentAuth(db, locals);
     return refundAdminOrderLines(
-      { db, payments: hasPayments() ? getPayments() : undefined },
+      { db, payments: hasPayments() ? getPayments() : undefined, mailer: getMailer() },
       params['id'] ?? '',
       input,
       actor,
