@@ -21,25 +21,26 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import sharp from 'sharp';
-import { chromium } from '@playwright/test';
 import { openDatabase } from '#api/db/index.ts';
 import { issueInvoice } from '#api/invoices/index.ts';
 import { databaseUrlFor, quoteIdent } from '../tests/helpers/pg-admin.ts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './lib/browser.ts';
 import { ANALYTICS_PERIODS } from '../src/schemas/analytics.ts';
 import { benchCatalogue } from './lib/catalogue.ts';
+import {
+  measureScreens,
+  printScreens,
+  SCREEN_JS_BYTES,
+  screensFailed,
+} from './lib/admin-screens.ts';
 import { benchCustomers } from './lib/customers.ts';
 import { benchOrders } from './lib/orders.ts';
 import { startGalerie } from './lib/processes.ts';
-import { cleanupAll, onCleanup, printTable, rawGet, sleep } from './lib/util.ts';
+import { cleanupAll, onCleanup, printTable, sleep } from './lib/util.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const resultsFile = path.join(import.meta.dirname, 'results', 'admin-latest.json');
 const BUDGETS = {
-  screenJsBytes: 120 * 1024,
-  // The analytics screen carries chart.js (issue 12 asks for it), about 62 KB gzip, loaded there
-  // only: its own budget.
-  analyticsScreenJsBytes: 160 * 1024,
+  ...SCREEN_JS_BYTES,
   listP95Ms: 50,
   uploadToVisibleMs: 20_000,
   analyticsP95Ms: 150,
@@ -48,31 +49,6 @@ const BUDGETS = {
 };
 const CUSTOMERS = 20_000;
 const ORDERS = 100_000;
-const screenBudget = (page: string) =>
-  page === '/admin/analytics' ? BUDGETS.analyticsScreenJsBytes : BUDGETS.screenJsBytes;
-const SCREENS = [
-  '/admin/dashboard',
-  '/admin/artworks',
-  '/admin/orders',
-  '/admin/analytics',
-  '/admin/settings',
-  // Issue 27: every screen, now that each carries TanStack Query and react-hook-form.
-  '/admin/customers',
-  '/admin/messages',
-  '/admin/editions',
-  '/admin/security',
-];
-const PUBLIC = [
-  '/',
-  '/gallery',
-  '/about',
-  '/contact',
-  '/panier',
-  '/commande',
-  '/login',
-  '/signup',
-  '/account',
-];
 const log = (line: string) => console.log(`  ${line}`);
 
 async function pgUrl(): Promise<string | null> {
@@ -94,46 +70,6 @@ async function pgUrl(): Promise<string | null> {
     return null;
   } finally {
     await client.end().catch(() => {});
-  }
-}
-
-async function scriptBytes(base: string, urls: Set<string>): Promise<number> {
-  let total = 0;
-  for (const url of urls) {
-    const response = await rawGet(url.startsWith('http') ? url : `${base}${url}`, {
-      'accept-encoding': 'gzip',
-    });
-    total += response.body.length;
-  }
-  return total;
-}
-
-async function scriptsOf(
-  base: string,
-  page: string,
-  cookie: string | null,
-): Promise<{ urls: Set<string>; inlineGzip: number; texts: string[] }> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    if (cookie) {
-      const [name, value] = cookie.split('=') as [string, string];
-      await context.addCookies([{ name, value, url: base }]);
-    }
-    const tab = await context.newPage();
-    const urls = new Set<string>();
-    tab.on('response', (r) => {
-      if (r.request().resourceType() === 'script') urls.add(r.url());
-    });
-    await tab.goto(`${base}${page}`, { waitUntil: 'networkidle' });
-    const texts: string[] = [];
-    for (const url of urls) texts.push((await rawGet(url)).body.toString());
-    const inline = await tab.$$eval('script:not([src])', (s) => s.map((e) => e.textContent ?? ''));
-    texts.push(...inline);
-    const { gzipSync } = await import('node:zlib');
-    return { urls, inlineGzip: gzipSync(inline.join('\n')).length, texts };
-  } finally {
-    await browser.close();
   }
 }
 
@@ -175,16 +111,7 @@ try {
   const base = galerie.url;
 
   // 1. JavaScript per screen, and none of the back office's on public pages.
-  const screens: { page: string; gzipBytes: number }[] = [];
-  for (const page of SCREENS) {
-    const { urls, inlineGzip } = await scriptsOf(base, page, cookie);
-    screens.push({ page, gzipBytes: (await scriptBytes(base, urls)) + inlineGzip });
-  }
-  const leaks: string[] = [];
-  for (const page of PUBLIC) {
-    const { texts } = await scriptsOf(base, page, null);
-    if (texts.some((text) => text.includes('/api/admin'))) leaks.push(page);
-  }
+  const { screens, leaks } = await measureScreens(base, cookie);
 
   // 2. The list endpoint.
   const timings: number[] = [];
@@ -290,21 +217,7 @@ try {
   }
   await galerie.stop();
 
-  printTable(
-    'JavaScript per admin screen (gzip, first load)',
-    ['screen', 'JS', 'budget'],
-    screens.map((s) => [
-      s.page,
-      `${(s.gzipBytes / 1024).toFixed(1)} KB`,
-      `≤ ${screenBudget(s.page) / 1024} KB ${s.gzipBytes <= screenBudget(s.page) ? '✓' : '✗'}`,
-    ]),
-    'lrl',
-  );
-  console.log(
-    leaks.length
-      ? `\nAdmin code found on public pages: ${leaks.join(', ')} ✗`
-      : `\nNo admin code on the ${PUBLIC.length} public pages checked ✓`,
-  );
+  printScreens(screens, leaks);
   printTable(
     `GET /api/admin/artworks, 1 000 works (${databaseUrl ? 'PostgreSQL' : 'embedded PGlite'})`,
     ['p50', 'p95', 'budget'],
@@ -386,8 +299,7 @@ try {
   );
   console.log(`\nFigures written to ${path.relative(root, resultsFile)}`);
   const failed =
-    screens.some((s) => s.gzipBytes > screenBudget(s.page)) ||
-    leaks.length > 0 ||
+    screensFailed(screens, leaks) ||
     list.p95 > BUDGETS.listP95Ms ||
     visibleMs < 0 ||
     visibleMs > BUDGETS.uploadToVisibleMs ||

@@ -7,22 +7,19 @@ import { CURRENCIES } from '../domain/currencies.ts';
 import { VAT_REGIMES } from '../domain/legal.ts';
 import type { ShippingNotes } from '../domain/shipping-note.ts';
 import { multiLine, singleLine } from './text.ts';
+import { PROMO_MESSAGES } from '../domain/settings.ts';
 
-/** §5: the three promo code messages, verbatim. */
-export const PROMO_MESSAGES = {
-  codeRequired: 'Veuillez entrer un code promo',
-  discountRange: 'La remise doit être entre 1 et 100%',
-  duplicate: 'Ce code promo existe déjà',
-  codeFormat: 'Lettres, chiffres, tirets ou soulignés uniquement (32 au plus)',
-} as const;
-
-export const PROMO_DEFAULT_DISCOUNT = 10;
-export const PROMO_CODE_MAX_LENGTH = 32;
-
-/** §5: trimmed and forced to uppercase. */
-export function normalizePromoCode(code: string): string {
-  return code.trim().toUpperCase();
-}
+// The screen's plain constants live in src/domain/settings.ts (its first load carries no zod);
+// every importer of the kernel's settings still finds them here.
+export {
+  normalizePromoCode,
+  PROMO_CODE_MAX_LENGTH,
+  PROMO_DEFAULT_DISCOUNT,
+  PROMO_MESSAGES,
+  SETTINGS_SAVED,
+  SETTINGS_TABS,
+  type SettingsTab,
+} from '../domain/settings.ts';
 
 /** The owner reads this next to a field holding a control character (src/schemas/text.ts). */
 const CHARACTERS = 'Ce champ contient des caractères non autorisés';
@@ -245,24 +242,6 @@ export const settingsSchema = z.object({
 export type SiteSettings = z.infer<typeof settingsSchema>;
 export type SettingKey = keyof SiteSettings;
 
-/** What each tab of the settings screen saves, in one request and one transaction. */
-export const SETTINGS_TABS = {
-  general: [
-    'site_title',
-    'site_title_en',
-    'site_description',
-    'contact_email',
-    'contact_phone',
-    'contact_address',
-    'instagram_url',
-    'site_maintenance',
-    'legal_identity',
-  ],
-  commerce: ['currency', 'shipping_info', 'shipping_notes'],
-  promotions: ['promo_codes', 'promo_banner_code'],
-} as const satisfies Record<string, readonly SettingKey[]>;
-export type SettingsTab = keyof typeof SETTINGS_TABS;
-
 /** The site's title in a page's language: the English one when the owner gave it (issue 27 §6). */
 export function siteTitle(
   settings: Pick<SiteSettings, 'site_title' | 'site_title_en'>,
@@ -270,13 +249,6 @@ export function siteTitle(
 ): string {
   return (locale === 'en' && settings.site_title_en?.trim()) || settings.site_title;
 }
-
-/** §8: the green banner of each tab. */
-export const SETTINGS_SAVED: Record<SettingsTab, string> = {
-  general: 'Paramètres généraux enregistrés avec succès',
-  commerce: 'Paramètres e-commerce enregistrés avec succès',
-  promotions: 'Codes promotionnels enregistrés avec succès',
-};
 
 /** How card payments are really taken (the E-commerce tab shows it; nothing to tick). */
 export interface PaymentState {

@@ -3,7 +3,7 @@
 // field named and nothing saved, not even the valid keys beside it; the §5 promo messages come back
 // verbatim; the audit log holds before → after for what changed only; and what the owner saves acts
 // on the very next request — a deactivated code in the cart, the currency in the payment session,
-// maintenance in the HTTP layer. The screen's own checks (src/admin/settings/drafts.ts) are held to
+// maintenance in the HTTP layer. The screen's own checks (src/admin/settings/checks.ts) are held to
 // the same messages.
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -23,13 +23,8 @@ import {
   peekSettings,
   type SiteSettings,
 } from '#api/settings/index.ts';
-import {
-  checkPatch,
-  newPromoCode,
-  patchOf,
-  draftOf,
-  tabSchema,
-} from '../../src/admin/settings/drafts.ts';
+import { checkPatch, newPromoCode, tabSchema } from '../../src/admin/settings/checks.ts';
+import { patchOf, draftOf } from '../../src/admin/settings/drafts.ts';
 import { centsToField, fieldToCents } from '../../src/admin/ui/format.ts';
 import { POST as CART_PROMO } from '../../src/pages/api/cart/promo.ts';
 import { POST as CHECKOUT } from '../../src/pages/api/checkout/index.ts';

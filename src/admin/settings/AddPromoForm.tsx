@@ -1,11 +1,11 @@
 // Adding a promo code (back office §5): trimmed and upper-cased, 10 % by default, every message that
 // applies at once ('Veuillez entrer un code promo', 'La remise doit être entre 1 et 100%', 'Ce code
-// promo existe déjà'), checked by the kernel's schema (newPromoCode). The code joins the tab's list,
-// saved with it.
+// promo existe déjà'), checked by the kernel's schema (newPromoCode, loaded at the first add). The
+// code joins the tab's list, saved with it.
 import { useId, useRef, useState } from 'react';
-import { PROMO_DEFAULT_DISCOUNT, type PromoCode } from '../../schemas/settings.ts';
+import { PROMO_DEFAULT_DISCOUNT } from '../../domain/settings.ts';
+import type { PromoCode } from '../../schemas/settings.ts';
 import { BUTTON, Field, INPUT, type Translate } from '../ui/kit.tsx';
-import { newPromoCode } from './drafts.ts';
 import { HEADING, SECTION } from './fields.tsx';
 
 interface Props {
@@ -24,7 +24,8 @@ export default function AddPromoForm({ t, codes, onAdd, added }: Props) {
   const discountInput = useRef<HTMLInputElement>(null);
   const uid = useId();
 
-  function add() {
+  async function add() {
+    const { newPromoCode } = await import('./checks.ts');
     const result = newPromoCode(codes, code, discount);
     if (!result.ok) {
       setErrors(result.errors);
@@ -43,7 +44,7 @@ export default function AddPromoForm({ t, codes, onAdd, added }: Props) {
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        add();
+        void add();
       }}
       className={SECTION}
       aria-labelledby={`${uid}-add`}

@@ -2,7 +2,7 @@
 // (wrapping), Home and End go to the ends; the tab in the address (#promotions) survives a reload;
 // a tab with unsaved edits says so. Every panel stays mounted, so each keeps its edits.
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { SETTINGS_TABS, type SettingsTab } from '../../schemas/settings.ts';
+import { SETTINGS_TABS, type SettingsTab } from '../../domain/settings.ts';
 import type { Translate } from '../ui/kit.tsx';
 
 const TABS = Object.keys(SETTINGS_TABS) as SettingsTab[];

@@ -2,22 +2,12 @@
 // issues 12, 27). The form values have the settings' own shape, so a field's name is the path the
 // server names a bad value by (`legal_identity.siret`); only what the owner types as text differs:
 // amounts in French ('9 400,00', src/admin/ui/format.ts), centimetres and the VAT rate ('5,5').
-// Each tab's resolver is the kernel's schema (src/schemas/settings.ts) after `patchOf`: the owner
-// reads the same message before and after the round trip.
-import * as z from 'zod/mini';
+// Each tab's resolver is the kernel's schema (src/schemas/settings.ts) after `patchOf`
+// (./checks.ts, loaded when a form is first checked): the owner reads the same message before and
+// after the round trip. Nothing here imports zod, so the screen's first load carries none.
 import { formatVatRate, parseVatRate } from '../../domain/legal.ts';
-import { fieldErrors } from '../../schemas/fields.ts';
-import {
-  normalizePromoCode,
-  PROMO_MESSAGES,
-  promoCodeSchema,
-  settingsSchema,
-  SETTINGS_TABS,
-  type PromoCode,
-  type SettingKey,
-  type SettingsTab,
-  type SiteSettings,
-} from '../../schemas/settings.ts';
+import type { SettingsTab } from '../../domain/settings.ts';
+import type { PromoCode, SettingKey, SiteSettings } from '../../schemas/settings.ts';
 import { centsToField, fieldToCents } from '../ui/format.ts';
 
 type Bilingual = { fr: string; en: string };
@@ -163,57 +153,4 @@ export function patchOf<T extends SettingsTab>(
   }
   const d = draft as PromotionsDraft;
   return { promo_codes: d.promo_codes, promo_banner_code: d.promo_banner_code };
-}
-
-const mask = (tab: SettingsTab) =>
-  Object.fromEntries(SETTINGS_TABS[tab].map((key) => [key, true])) as Record<SettingKey, true>;
-
-/**
- * A tab's resolver schema: the form values → the patch → the kernel's schema of those keys. Its
- * output is the checked, normalised patch the tab sends.
- */
-export function tabSchema<T extends SettingsTab>(tab: T) {
-  return z.pipe(
-    z.transform((values: Drafts[T]) => patchOf(tab, values)),
-    z.pick(settingsSchema, mask(tab)),
-  );
-}
-
-/** Checks a patch key by key with the shared schema: errors by path, as the server words them. */
-export function checkPatch(patch: Partial<Record<SettingKey, unknown>>): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const [key, value] of Object.entries(patch)) {
-    const parsed = settingsSchema.shape[key as SettingKey].safeParse(value);
-    if (parsed.success) continue;
-    for (const [path, message] of Object.entries(fieldErrors(parsed.error)))
-      errors[path === '_' ? key : `${key}.${path}`] ??= message;
-  }
-  return errors;
-}
-
-/**
- * §5: a new code, trimmed and upper-cased, discount 1–100, not already in the list. Every message
- * that applies at once: an empty code and a bad discount are both shown.
- */
-export function newPromoCode(
-  codes: readonly PromoCode[],
-  code: string,
-  discount: string,
-): { ok: true; promo: PromoCode } | { ok: false; errors: { code?: string; discount?: string } } {
-  const parsed = promoCodeSchema.safeParse({
-    code,
-    discount: discount.trim() === '' ? NaN : Number(discount),
-    active: true,
-  });
-  const errors: { code?: string; discount?: string } = {};
-  if (!parsed.success) {
-    const found = fieldErrors(parsed.error);
-    if (found['code']) errors.code = found['code'];
-    if (found['discount']) errors.discount = found['discount'];
-  }
-  const normalized = normalizePromoCode(code);
-  if (!errors.code && codes.some((promo) => promo.code === normalized))
-    errors.code = PROMO_MESSAGES.duplicate;
-  if (parsed.success && !errors.code) return { ok: true, promo: parsed.data };
-  return { ok: false, errors };
 }

@@ -7,17 +7,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type BaseSyntheticEvent } from 'react';
 import type { FieldErrors, FieldValues, UseFormReturn } from 'react-hook-form';
 import type { ZodType } from 'zod';
-import {
-  SETTINGS_SAVED,
-  type SettingKey,
-  type SettingsTab,
-  type SettingsView,
-  type SiteSettings,
-} from '../../schemas/settings.ts';
+import { SETTINGS_SAVED, type SettingsTab } from '../../domain/settings.ts';
+import type { SettingKey, SettingsView, SiteSettings } from '../../schemas/settings.ts';
 import { adminFetch, adminKeys, errorFields, useAdminMutation } from '../query.tsx';
 import { applyServerErrors, useAdminForm } from '../ui/form.ts';
 import { fieldId, type Banner, type Translate } from '../ui/kit.tsx';
-import { draftOf, tabSchema, type Drafts } from './drafts.ts';
+import { draftOf, type Drafts } from './drafts.ts';
 
 export const SETTINGS_KEY = adminKeys.settings.all;
 
@@ -65,8 +60,12 @@ export function useSettingsTab<T extends SettingsTab>(
   t: Translate,
 ): SettingsTabState<T> {
   const client = useQueryClient();
-  // The kernel's schema is written with zod/mini; the kit's hook is typed with classic zod's.
-  const schema = tabSchema(tab) as unknown as ZodType<Patch, Drafts[T] & FieldValues>;
+  // The kernel's schema (zod/mini), loaded when the tab is first checked: the screen's first
+  // load carries no zod. The kit's hook is typed with classic zod's.
+  const schema = () =>
+    import('./checks.ts').then(
+      ({ tabSchema }) => tabSchema(tab) as unknown as ZodType<Patch, Drafts[T] & FieldValues>,
+    );
   const form = useAdminForm(schema, {
     defaultValues: draftOf(tab, settings) as never,
     shouldFocusError: false,

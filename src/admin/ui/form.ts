@@ -2,10 +2,12 @@
 // CONVENTIONS 19): `useAdminForm(schema, defaults)` and, when the server refuses, its field errors
 // set on their fields with `applyServerErrors` (the rest goes to the form's banner).
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
 import {
   useForm,
   type FieldValues,
   type Path,
+  type Resolver,
   type UseFormProps,
   type UseFormReturn,
 } from 'react-hook-form';
@@ -13,15 +15,29 @@ import {
 import type * as core from 'zod/v4/core';
 import { errorFields, errorMessage } from '../query.tsx';
 
+/**
+ * A react-hook-form on `schema`, or on the schema `schema()` resolves to: a screen that need not
+ * carry zod on its first load (the settings, issue 27's 120 KB) hands a loader, called once, when
+ * the form is first checked; the result is the same resolver.
+ */
 export function useAdminForm<S extends core.$ZodType<FieldValues, FieldValues>>(
-  schema: S,
+  schema: S | (() => Promise<S>),
   options: Omit<UseFormProps<core.input<S>, unknown, core.output<S>>, 'resolver'> = {},
 ): UseFormReturn<core.input<S>, unknown, core.output<S>> {
+  const [resolver] = useState(() => {
+    if (typeof schema !== 'function') return zodResolver(schema as never) as never;
+    let loaded: Promise<ReturnType<typeof zodResolver>> | null = null;
+    const lazy: Resolver<core.input<S>, unknown, core.output<S>> = async (values, context, o) => {
+      loaded ??= schema().then((s) => zodResolver(s as never));
+      return ((await loaded) as never as typeof lazy)(values, context, o);
+    };
+    return lazy;
+  });
   return useForm<core.input<S>, unknown, core.output<S>>({
     mode: 'onSubmit',
     reValidateMode: 'onChange',
     ...options,
-    resolver: zodResolver(schema as never) as never,
+    resolver,
   });
 }
 
