@@ -7,6 +7,7 @@ import { sql, type Transaction } from 'kysely';
 import {
   MAX_FEATURED,
   type AdminArtwork,
+  type AdminArtworkRow,
   type ArtworkBulk,
   type ArtworkCreate,
   type ArtworkListQuery,
@@ -39,78 +40,90 @@ export function fold(text: string): string {
 
 const ORDER = sql`a.display_order ASC, a.created_at DESC, a.id ASC`;
 
-/** The works in gallery order; with `archived`, the archived ones instead (issue 27). */
-function rows(db: Database | Trx, archived = false) {
+/** The ids of the works in gallery order with their 1-based place; with `archived`, the archived
+ * ones (issue 27). Narrow rows, so the window sorts ids and keys, not whole works. */
+function positions(db: Database | Trx, archived = false) {
   return db
     .selectFrom('artworks as a')
-    .leftJoin('media as m', 'm.id', 'a.media_id')
     .where('a.archived_at', archived ? 'is not' : 'is', null)
+    .select(['a.id', sql<number>`row_number() OVER (ORDER BY ${ORDER})`.as('position')]);
+}
+
+/** The works' ids in gallery order (what a reorder starts from). */
+async function orderedIds(db: Database | Trx): Promise<number[]> {
+  return (await positions(db).orderBy('position').execute()).map((r) => r.id);
+}
+
+/** The works in gallery order, each with its place and what the list shows of it; with
+ * `archived`, the archived ones instead (issue 27). Filter on `a.*` and order by `p.position`:
+ * the place is the whole list's. */
+function rows(db: Database | Trx, archived = false) {
+  return db
+    .selectFrom(positions(db, archived).as('p'))
+    .innerJoin('artworks as a', 'a.id', 'p.id')
+    .leftJoin('media as m', 'm.id', 'a.media_id')
     .select([
       'a.id',
-      'a.slug',
       'a.artwork_type',
       'a.title_fr',
       'a.title_en',
-      'a.description_fr',
-      'a.description_en',
       'a.technique_fr',
       'a.technique_en',
       'a.category',
-      'a.collection',
       'a.year',
       'a.dimensions',
       'a.price_cents',
       'a.stock',
       'a.edition_size',
-      'a.edition_ea',
-      'a.edition_hc',
       'a.is_available',
       'a.is_sold',
       'a.original_id',
-      'a.signature_fr',
-      'a.signature_en',
-      'a.framed',
-      'a.shipping_note_fr',
-      'a.shipping_note_en',
-      'a.display_order',
       'a.highlight',
       'a.archived_at',
       'a.version',
-      'a.search_folded',
       'm.sha256',
       'm.width',
       'm.height',
-      sql<number>`row_number() OVER (ORDER BY ${ORDER})`.as('position'),
+      'p.position',
     ]);
 }
 
-type Row = Awaited<ReturnType<ReturnType<typeof rows>['execute']>>[number];
+/** A work whole, as the form edits it: the list's columns and the rest. */
+function wholeRows(db: Database | Trx) {
+  return rows(db).select([
+    'a.slug',
+    'a.description_fr',
+    'a.description_en',
+    'a.collection',
+    'a.edition_ea',
+    'a.edition_hc',
+    'a.signature_fr',
+    'a.signature_en',
+    'a.framed',
+    'a.shipping_note_fr',
+    'a.shipping_note_en',
+    'a.display_order',
+  ]);
+}
 
-function toAdmin(r: Row): AdminArtwork {
+type Row = Awaited<ReturnType<ReturnType<typeof rows>['execute']>>[number];
+type WholeRow = Awaited<ReturnType<ReturnType<typeof wholeRows>['execute']>>[number];
+
+function toRow(r: Row): AdminArtworkRow {
   return {
     id: r.id,
-    slug: r.slug,
     type: r.artwork_type === 'original' ? 'original' : 'print',
     title: { fr: r.title_fr, en: r.title_en },
-    description:
-      r.description_fr === undefined ? null : { fr: r.description_fr, en: r.description_en },
     technique: { fr: r.technique_fr, en: r.technique_en },
     category: r.category as AdminArtwork['category'],
-    collection: r.collection,
     year: r.year,
     dimensions: r.dimensions,
     priceCents: r.price_cents,
     stock: r.stock,
     editionSize: r.edition_size,
-    editionEa: r.edition_ea,
-    editionHc: r.edition_hc,
     isAvailable: r.is_available,
     isSold: r.is_sold,
     originalId: r.original_id,
-    signature: { fr: r.signature_fr, en: r.signature_en },
-    framed: r.framed,
-    shippingNote: { fr: r.shipping_note_fr, en: r.shipping_note_en },
-    displayOrder: r.display_order,
     position: Number(r.position),
     highlight: r.highlight === 'hero' || r.highlight === 'featured' ? r.highlight : null,
     archivedAt: r.archived_at ? new Date(r.archived_at).toISOString() : null,
@@ -118,8 +131,23 @@ function toAdmin(r: Row): AdminArtwork {
       r.sha256 && r.width && r.height
         ? { sha256: r.sha256, width: r.width, height: r.height }
         : null,
-    images: [],
     version: r.version,
+  };
+}
+
+function toAdmin(r: WholeRow, images: AdminArtwork['images']): AdminArtwork {
+  return {
+    ...toRow(r),
+    slug: r.slug,
+    description: { fr: r.description_fr, en: r.description_en },
+    collection: r.collection,
+    editionEa: r.edition_ea,
+    editionHc: r.edition_hc,
+    signature: { fr: r.signature_fr, en: r.signature_en },
+    framed: r.framed,
+    shippingNote: { fr: r.shipping_note_fr, en: r.shipping_note_en },
+    displayOrder: r.display_order,
+    images,
   };
 }
 
@@ -128,54 +156,18 @@ function toAdmin(r: Row): AdminArtwork {
 export async function listAdminArtworks(
   db: Database,
   query: ArtworkListQuery,
-): Promise<{ total: number; archived: number; artworks: AdminArtwork[] }> {
-  const all = rows(db, query.archived === true);
-  // The list leaves the descriptions out (the form loads the work whole): a lighter answer.
-  let filtered = db
-    .selectFrom(all.as('w'))
-    .select([
-      'w.id',
-      'w.slug',
-      'w.artwork_type',
-      'w.title_fr',
-      'w.title_en',
-      'w.technique_fr',
-      'w.technique_en',
-      'w.category',
-      'w.collection',
-      'w.year',
-      'w.dimensions',
-      'w.price_cents',
-      'w.stock',
-      'w.edition_size',
-      'w.edition_ea',
-      'w.edition_hc',
-      'w.is_available',
-      'w.is_sold',
-      'w.original_id',
-      'w.signature_fr',
-      'w.signature_en',
-      'w.framed',
-      'w.shipping_note_fr',
-      'w.shipping_note_en',
-      'w.display_order',
-      'w.highlight',
-      'w.archived_at',
-      'w.version',
-      'w.sha256',
-      'w.width',
-      'w.height',
-      'w.position',
-    ]);
-  if (query.category) filtered = filtered.where('w.category', '=', query.category);
-  if (query.type) filtered = filtered.where('w.artwork_type', '=', query.type);
+): Promise<{ total: number; archived: number; artworks: AdminArtworkRow[] }> {
+  // The list leaves out what only the form shows (it loads the work whole): a lighter answer.
+  let filtered = rows(db, query.archived === true);
+  if (query.category) filtered = filtered.where('a.category', '=', query.category);
+  if (query.type) filtered = filtered.where('a.artwork_type', '=', query.type);
   const q = fold(query.q.trim());
   if (q) {
     const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    filtered = filtered.where('w.search_folded', 'like', like);
+    filtered = filtered.where('a.search_folded', 'like', like);
   }
   const [found, counts] = await Promise.all([
-    filtered.orderBy('w.position').execute(),
+    filtered.orderBy('p.position').execute(),
     db
       .selectFrom('artworks')
       .select((eb) => [
@@ -187,20 +179,14 @@ export async function listAdminArtworks(
   return {
     total: Number(counts.n),
     archived: Number(counts.archived),
-    artworks: (found as Partial<Row>[] as Row[]).map(toAdmin),
+    artworks: found.map(toRow),
   };
 }
 
 export async function getAdminArtwork(db: Database | Trx, id: number): Promise<AdminArtwork> {
-  const row = await rows(db).where('a.id', '=', id).executeTakeFirst();
+  const row = await wholeRows(db).where('a.id', '=', id).executeTakeFirst();
   if (!row) throw new AppError('not_found', { message: 'No such artwork.' });
-  // The position of a single row comes from the whole list.
-  const list = await rows(db).execute();
-  const images = (await readImages(db, [id])).get(id) ?? [];
-  return {
-    ...toAdmin({ ...row, position: list.find((r) => r.id === id)?.position ?? row.position }),
-    images,
-  };
+  return toAdmin(row, (await readImages(db, [id])).get(id) ?? []);
 }
 
 function slugify(title: string): string {
@@ -460,7 +446,7 @@ export async function updateArtwork(
 /** Sets the order of the works to `ids` (drag and drop), in one transaction. */
 export async function reorderArtworks(db: Database, ids: number[], actor: Actor): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const current = (await rows(trx).execute()).map((r) => r.id);
+    const current = await orderedIds(trx);
     const wanted = new Set(ids);
     if (
       wanted.size !== ids.length ||
@@ -503,7 +489,7 @@ export async function moveArtwork(
       .where('archived_at', 'is', null)
       .forUpdate()
       .execute();
-    const ids = (await rows(trx).execute()).map((r) => r.id);
+    const ids = await orderedIds(trx);
     const at = ids.indexOf(id);
     if (at < 0) throw new AppError('not_found', { message: 'No such artwork.' });
     const to = direction === 'up' ? at - 1 : at + 1;
@@ -531,7 +517,7 @@ export async function moveArtwork(
  * oldest first (issue 27: the seed's first work stays first). */
 export async function resetOrder(db: Database, actor: Actor): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const before = (await rows(trx).execute()).map((r) => r.id);
+    const before = await orderedIds(trx);
     const added = await trx
       .selectFrom('artworks')
       .select('id')
@@ -719,7 +705,7 @@ export async function bulkArtworks(
   const changed = await deps.db.transaction().execute(async (trx) => {
     await lockMany(trx, ids);
     if (input.action === 'move') {
-      const before = (await rows(trx).execute()).map((r) => r.id);
+      const before = await orderedIds(trx);
       const after = moveToEdge(before, ids, input.to ?? 'top');
       await renumber(trx, after);
       await audit(

@@ -6,7 +6,7 @@
 // opened on; a conflict shows the current values; the server's field errors land on their fields.
 import { useEffect, useRef, useState } from 'react';
 import type { FieldErrors } from 'react-hook-form';
-import type { AdminArtwork } from '../schemas/artworks.ts';
+import type { AdminArtwork, AdminArtworkRow } from '../schemas/artworks.ts';
 import type { AdminError } from './api.ts';
 import CollectorFields from './artworks/CollectorFields.tsx';
 import type { WorkForm } from './artworks/FormField.tsx';
@@ -24,7 +24,7 @@ import { BUTTON, PRIMARY, translator, type Texts } from './ui/kit.tsx';
 
 interface Props {
   work: AdminArtwork | null;
-  originals: AdminArtwork[];
+  originals: AdminArtworkRow[];
   texts: Texts;
   onClose: () => void;
   onSaved: (work: AdminArtwork, added: boolean) => void;

@@ -4,7 +4,7 @@
 // toasts that say what happened. Server state lives in the query cache (src/admin/query.tsx).
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import type { AdminArtwork } from '../schemas/artworks.ts';
+import type { AdminArtwork, AdminArtworkRow } from '../schemas/artworks.ts';
 import ArchivedRows from './artworks/ArchivedRows.tsx';
 import BulkBar, { type BulkAction } from './artworks/BulkBar.tsx';
 import Filters, { type Filter } from './artworks/Filters.tsx';
@@ -82,8 +82,8 @@ function Artworks({ initial, texts }: Props) {
   async function bulk(action: BulkAction) {
     if (await actions.bulk(action, chosen)) setSelected(new Set());
   }
-  /** The form gets the work whole and fresh (the list leaves the descriptions out). */
-  async function edit(work: AdminArtwork) {
+  /** The form gets the work whole and fresh (the list leaves out what only the form shows). */
+  async function edit(work: AdminArtworkRow) {
     try {
       const { artwork } = await adminFetch<{ artwork: AdminArtwork }>(
         'GET',

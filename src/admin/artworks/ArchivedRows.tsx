@@ -1,6 +1,6 @@
 // The 'Archivées' view (issue 27): works deleted after they were ordered, kept for the orders'
 // history, each with the day it was archived and 'Restaurer' (it comes back hidden, last).
-import type { AdminArtwork } from '../../schemas/artworks.ts';
+import type { AdminArtworkRow } from '../../schemas/artworks.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { BUTTON, type Translate } from '../ui/kit.tsx';
 import { frenchDay } from '../ui/format.ts';
@@ -12,7 +12,7 @@ export default function ArchivedRows({
   actions,
   t,
 }: {
-  works: AdminArtwork[];
+  works: AdminArtworkRow[];
   actions: WorkActions;
   t: Translate;
 }) {

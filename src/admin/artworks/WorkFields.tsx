@@ -1,7 +1,7 @@
 // The work form's own fields (back office §5): both languages' title, technique and description;
 // category, collection, year, dimensions and price (typed in French, '9 400,00'); for a print its
 // stock, edition and the original it reproduces.
-import { CATEGORIES, type AdminArtwork } from '../../schemas/artworks.ts';
+import { CATEGORIES, type AdminArtworkRow } from '../../schemas/artworks.ts';
 import type { ComponentProps } from 'react';
 import type { Translate } from '../ui/kit.tsx';
 import FormField, { FIELD, useFieldError, type WorkForm } from './FormField.tsx';
@@ -83,7 +83,7 @@ export function PrintFields({
 }: {
   form: WorkForm;
   t: Translate;
-  originals: AdminArtwork[];
+  originals: AdminArtworkRow[];
 }) {
   const original = useFieldError(form, 'originalId', t);
   return (

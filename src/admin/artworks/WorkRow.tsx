@@ -4,7 +4,7 @@
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { LOW_STOCK } from '../../domain/stock-warning.ts';
-import type { AdminArtwork } from '../../schemas/artworks.ts';
+import type { AdminArtworkRow } from '../../schemas/artworks.ts';
 import { formatMoney } from '../../domain/money.ts';
 import Menu, { type MenuItem } from '../ui/Menu.tsx';
 import type { Translate } from '../ui/kit.tsx';
@@ -17,7 +17,7 @@ const ICON =
   'inline-flex min-h-11 min-w-11 items-center justify-center rounded text-base hover:bg-black/5 disabled:cursor-not-allowed disabled:opacity-35';
 
 interface Props {
-  work: AdminArtwork;
+  work: AdminArtworkRow;
   t: Translate;
   actions: WorkActions;
   last: number;
@@ -28,7 +28,7 @@ interface Props {
   orderable: boolean;
 }
 
-export function Badges({ work, t }: { work: AdminArtwork; t: Translate }) {
+export function Badges({ work, t }: { work: AdminArtworkRow; t: Translate }) {
   const badge = 'rounded px-1.5 py-0.5 text-xs font-medium whitespace-nowrap';
   return (
     <span className="flex flex-wrap gap-1">
@@ -52,7 +52,7 @@ export function Badges({ work, t }: { work: AdminArtwork; t: Translate }) {
   );
 }
 
-export function Thumb({ work, t }: { work: AdminArtwork; t: Translate }) {
+export function Thumb({ work, t }: { work: AdminArtworkRow; t: Translate }) {
   return work.image ? (
     <img
       src={`/media/${work.image.sha256}/400.webp`}
@@ -69,7 +69,7 @@ export function Thumb({ work, t }: { work: AdminArtwork; t: Translate }) {
   );
 }
 
-function menuItems(work: AdminArtwork, props: Props): MenuItem[] {
+function menuItems(work: AdminArtworkRow, props: Props): MenuItem[] {
   const { t, actions, last, orderable, onEdit } = props;
   const items: MenuItem[] = [
     { label: t('edit'), onSelect: onEdit },

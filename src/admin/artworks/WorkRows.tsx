@@ -19,19 +19,19 @@ import {
 } from '@dnd-kit/sortable';
 import type { QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { AdminArtwork } from '../../schemas/artworks.ts';
+import type { AdminArtworkRow } from '../../schemas/artworks.ts';
 import type { Translate } from '../ui/kit.tsx';
 import type { WorkActions } from './useWorkActions.ts';
 import WorkRow, { ROW_GRID } from './WorkRow.tsx';
 
 interface Props {
-  works: AdminArtwork[];
+  works: AdminArtworkRow[];
   last: number;
   listKey: QueryKey;
   orderable: boolean;
   selected: ReadonlySet<number>;
   onSelect: (ids: number[], selected: boolean) => void;
-  onEdit: (work: AdminArtwork) => void;
+  onEdit: (work: AdminArtworkRow) => void;
   actions: WorkActions;
   t: Translate;
 }

@@ -3,7 +3,7 @@
 // happened, and confirmations use the kit's dialog (never window.confirm).
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useRef } from 'react';
-import type { AdminArtwork, Highlight } from '../../schemas/artworks.ts';
+import type { AdminArtworkRow, Highlight } from '../../schemas/artworks.ts';
 import { AdminCallError, adminFetch, adminKeys, useAdminMutation } from '../query.tsx';
 import { confirmDialog } from '../ui/confirm.tsx';
 import type { Translate } from '../ui/kit.tsx';
@@ -12,7 +12,7 @@ import type { Toast } from './toasts.tsx';
 export interface WorkList {
   total: number;
   archived: number;
-  artworks: AdminArtwork[];
+  artworks: AdminArtworkRow[];
 }
 
 interface Job {
@@ -56,21 +56,21 @@ export function useWorkActions(t: Translate, toast: (tone: Toast['tone'], text: 
     },
   });
   const go = (job: Job) => run.mutateAsync(job).catch(() => undefined);
-  const patch = (work: AdminArtwork, body: object) =>
+  const patch = (work: AdminArtworkRow, body: object) =>
     adminFetch('PATCH', `${URL}/${work.id}`, { version: work.version, ...body });
-  const title = (work: AdminArtwork) => work.title.fr;
+  const title = (work: AdminArtworkRow) => work.title.fr;
 
   return {
     busy: run.isPending,
     focusAfter,
     failure,
-    toggleVisible: (work: AdminArtwork) =>
+    toggleVisible: (work: AdminArtworkRow) =>
       go({
         call: () => patch(work, { isAvailable: !work.isAvailable }),
         success: work.isAvailable ? t('toast.hidden') : t('toast.shown'),
         fallback: t('toast.updateError'),
       }),
-    async markSold(work: AdminArtwork) {
+    async markSold(work: AdminArtworkRow) {
       const ok = await confirmDialog({
         title: t('confirmSoldTitle'),
         message: t('confirmSold', { title: title(work) }),
@@ -84,7 +84,7 @@ export function useWorkActions(t: Translate, toast: (tone: Toast['tone'], text: 
           fallback: t('toast.updateError'),
         });
     },
-    move: (work: AdminArtwork, direction: 'up' | 'down', control: FocusTarget['control']) => {
+    move: (work: AdminArtworkRow, direction: 'up' | 'down', control: FocusTarget['control']) => {
       focusAfter.current = { id: work.id, control };
       return go({
         call: () => adminFetch('POST', `${URL}/${work.id}/move`, { direction }),
@@ -93,7 +93,7 @@ export function useWorkActions(t: Translate, toast: (tone: Toast['tone'], text: 
       });
     },
     /** Drag and drop: the new order shows at once, then the server keeps it. */
-    reorder(key: QueryKey, moved: AdminArtwork[], id: number) {
+    reorder(key: QueryKey, moved: AdminArtworkRow[], id: number) {
       client.setQueryData<WorkList>(key, (list) =>
         list ? { ...list, artworks: moved.map((w, i) => ({ ...w, position: i + 1 })) } : list,
       );
@@ -119,7 +119,7 @@ export function useWorkActions(t: Translate, toast: (tone: Toast['tone'], text: 
           fallback: t('toast.resetError'),
         });
     },
-    async remove(work: AdminArtwork) {
+    async remove(work: AdminArtworkRow) {
       const ok = await confirmDialog({
         title: t('confirmDeleteTitle'),
         message: t('confirmDelete', { title: title(work) }),
@@ -160,13 +160,13 @@ export function useWorkActions(t: Translate, toast: (tone: Toast['tone'], text: 
       });
       return true;
     },
-    restore: (work: AdminArtwork) =>
+    restore: (work: AdminArtworkRow) =>
       go({
         call: () => adminFetch('POST', `${URL}/${work.id}/restore`),
         success: t('toast.restored'),
         fallback: t('toast.updateError'),
       }),
-    highlight: (work: AdminArtwork, highlight: Highlight | null) =>
+    highlight: (work: AdminArtworkRow, highlight: Highlight | null) =>
       go({
         call: () => adminFetch('POST', `${URL}/${work.id}/highlight`, { highlight }),
         success: t(
