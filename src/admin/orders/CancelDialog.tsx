@@ -6,9 +6,9 @@ import { useRef, useState, type FormEvent } from 'react';
 import type { OrderRow } from '../../schemas/admin-orders.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { errorFields, errorMessage } from '../query.tsx';
-import { BUTTON, type Translate } from '../ui/kit.tsx';
+import type { Translate } from '../ui/kit.tsx';
 import { useOrderDetail } from './detail-query.ts';
-import { Choice, Group, OrderForm, OrderModal } from './form-parts.tsx';
+import { Choice, FormActions, Group, OrderForm, OrderModal } from './form-parts.tsx';
 
 export interface CancelChoices {
   refund?: boolean;
@@ -132,18 +132,7 @@ export default function CancelDialog({ order, t, busy, onConfirm, onClose }: Pro
             </ul>
           </div>
         )}
-        <div className="flex flex-col-reverse gap-3 border-t border-black/10 pt-4 sm:flex-row sm:justify-end">
-          <button type="button" className={BUTTON} onClick={onClose} disabled={busy}>
-            {t('back')}
-          </button>
-          <button
-            type="submit"
-            disabled={busy}
-            className="inline-flex min-h-11 items-center justify-center rounded bg-red-800 px-5 text-sm font-medium text-white hover:bg-red-900 disabled:opacity-60"
-          >
-            {busy ? t('saving') : t('cancel.confirm')}
-          </button>
-        </div>
+        <FormActions t={t} busy={busy} confirm={t('cancel.confirm')} onBack={onClose} danger />
       </OrderForm>
     </OrderModal>
   );

@@ -8,10 +8,10 @@ import type { OrderDetail, OrderRow } from '../../schemas/admin-orders.ts';
 import { refundFormSchema, type RefundForm } from '../../schemas/admin-orders-input.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { applyServerErrors, useAdminForm } from '../ui/form.ts';
-import { BUTTON, type Banner, type Translate } from '../ui/kit.tsx';
+import type { Banner, Translate } from '../ui/kit.tsx';
 import { useLinesRefund } from './changes.ts';
 import { useOrderDetail } from './detail-query.ts';
-import { Choice, Group, OrderForm, OrderModal } from './form-parts.tsx';
+import { Choice, FormActions, Group, OrderForm, OrderModal } from './form-parts.tsx';
 import { screenText } from './ShipDialog.tsx';
 
 interface Props {
@@ -131,18 +131,13 @@ export default function RefundDialog({ order, t, onWhole, onDone, onClose }: Pro
             {t('cancel.restockNo')}
           </Choice>
         </Group>
-        <div className="flex flex-col-reverse gap-3 border-t border-black/10 pt-4 sm:flex-row sm:justify-end">
-          <button type="button" className={BUTTON} onClick={onClose} disabled={isSubmitting}>
-            {t('back')}
-          </button>
-          <button
-            type="submit"
-            disabled={isSubmitting}
-            className="inline-flex min-h-11 items-center justify-center rounded bg-red-800 px-5 text-sm font-medium text-white hover:bg-red-900 disabled:opacity-60"
-          >
-            {isSubmitting ? t('saving') : t('refund.confirm')}
-          </button>
-        </div>
+        <FormActions
+          t={t}
+          busy={isSubmitting}
+          confirm={t('refund.confirm')}
+          onBack={onClose}
+          danger
+        />
       </OrderForm>
     </OrderModal>
   );

@@ -7,8 +7,8 @@ import { CARRIERS } from '../../domain/carriers.ts';
 import { TRACKING_MAX, type OrderRow } from '../../schemas/admin-orders.ts';
 import { shipFormSchema, type ShipForm } from '../../schemas/admin-orders-input.ts';
 import { applyServerErrors, useAdminForm } from '../ui/form.ts';
-import { BUTTON, Field, INPUT, PRIMARY, type Translate } from '../ui/kit.tsx';
-import { OrderForm, OrderModal } from './form-parts.tsx';
+import { Field, INPUT, type Translate } from '../ui/kit.tsx';
+import { FormActions, OrderForm, OrderModal } from './form-parts.tsx';
 
 export interface Shipment {
   carrier?: string;
@@ -88,14 +88,7 @@ export default function ShipDialog({ order, t, busy, onConfirm, onClose }: Props
             />
           )}
         </Field>
-        <div className="flex flex-col-reverse gap-3 border-t border-black/10 pt-4 sm:flex-row sm:justify-end">
-          <button type="button" className={BUTTON} onClick={onClose} disabled={busy}>
-            {t('back')}
-          </button>
-          <button type="submit" className={PRIMARY} disabled={busy}>
-            {busy ? t('saving') : t('ship.confirm')}
-          </button>
-        </div>
+        <FormActions t={t} busy={busy} confirm={t('ship.confirm')} onBack={onClose} />
       </OrderForm>
     </OrderModal>
   );

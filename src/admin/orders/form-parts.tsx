@@ -9,7 +9,7 @@ import {
   type ReactNode,
   type Ref,
 } from 'react';
-import { rich, type Translate } from '../ui/kit.tsx';
+import { BUTTON, PRIMARY, rich, type Translate } from '../ui/kit.tsx';
 import Modal from '../ui/Modal.tsx';
 
 /** An order's dialog (`order-<kind>`): its title ('Expédier la commande n° {number}', the
@@ -55,6 +55,36 @@ export function OrderForm({
       </p>
       {children}
     </form>
+  );
+}
+
+const DANGER =
+  'inline-flex min-h-11 items-center justify-center rounded bg-red-800 px-5 text-sm font-medium text-white hover:bg-red-900 disabled:opacity-60';
+
+/** A dialog's form buttons: back, then the action ('Enregistrement...' while it runs); stacked on
+ * a phone with the action on top. `danger` for what gives money back or cancels. */
+export function FormActions({
+  t,
+  busy,
+  confirm,
+  onBack,
+  danger = false,
+}: {
+  t: Translate;
+  busy: boolean;
+  confirm: string;
+  onBack: () => void;
+  danger?: boolean;
+}) {
+  return (
+    <div className="flex flex-col-reverse gap-3 border-t border-black/10 pt-4 sm:flex-row sm:justify-end">
+      <button type="button" className={BUTTON} onClick={onBack} disabled={busy}>
+        {t('back')}
+      </button>
+      <button type="submit" className={danger ? DANGER : PRIMARY} disabled={busy}>
+        {busy ? t('saving') : confirm}
+      </button>
+    </div>
   );
 }
 
