@@ -32,7 +32,7 @@ import { createGalerieServer, installGracefulShutdown } from './http/app.ts';
 import { maintenanceGate } from './http/maintenance.ts';
 import { log } from './log.ts';
 import { diskStorage } from './media/storage.ts';
-import { warmVariants } from './media/variants.ts';
+import { warmVariantsAside } from './media/variants.ts';
 import { getMailer } from './mail/index.ts';
 import {
   createEmulatedPayments,
@@ -128,7 +128,13 @@ async function main(): Promise<void> {
 
     const mediaDir = path.join(config.dataDir, 'media');
     const warm = (images: { sha256: string; width: number }[]) =>
-      warmVariants(db, diskStorage(mediaDir), path.join(mediaDir, 'variants'), images)
+      warmVariantsAside(
+        db,
+        mediaDir,
+        path.join(mediaDir, 'variants'),
+        images,
+        diskStorage(mediaDir),
+      )
         .then((n) => {
           if (n > 0) log.info(`Galerie: prepared ${n} image variant(s)`);
         })

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { precompressDir, pruneCache } from './precompress.ts';
+import { brotliQuality, precompressDir, pruneCache } from './precompress.ts';
 
 describe('precompressing a build', () => {
   let tmp: string;
@@ -32,6 +32,24 @@ describe('precompressing a build', () => {
     expect(zlib.gunzipSync(await fs.readFile(`${html}.gz`)).toString()).toBe(page);
     const names = await fs.readdir(dir);
     expect(names.filter((n) => n.endsWith('.br') || n.endsWith('.gz'))).toEqual([]);
+  });
+
+  it('gives the content-named assets brotli 11 and the pages a build writes anew brotli 7', () => {
+    for (const asset of ['_astro/client.D_bjVMFx.js', '_astro/page.css', 'favicon.svg', 'a.ico'])
+      expect(brotliQuality(asset), asset).toBe(11);
+    for (const page of ['gallery/index.html', 'sitemap-0.xml', 'robots.txt', 'site.webmanifest'])
+      expect(brotliQuality(page), page).toBe(7);
+  });
+
+  it('compresses many files, each once, whatever order the workers take them in', async () => {
+    const dir = path.join(tmp, 'many');
+    await fs.mkdir(dir, { recursive: true });
+    for (let i = 0; i < 23; i++) await fs.writeFile(path.join(dir, `p${i}.html`), `${page}${i}`);
+    expect(await precompressDir(dir)).toBe(23);
+    for (let i = 0; i < 23; i++)
+      expect(
+        zlib.brotliDecompressSync(await fs.readFile(path.join(dir, `p${i}.html.br`))).toString(),
+      ).toBe(`${page}${i}`);
   });
 
   it('takes the copies of bytes an earlier build compressed from the cache', async () => {

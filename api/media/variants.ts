@@ -1,5 +1,6 @@
 // Responsive variants of the stored masters (AVIF and WebP at a few widths): rendered with sharp on
 // first request, cached on disk next to the masters, and never rendered twice at the same time.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -186,42 +187,130 @@ async function readIfExists(file: string): Promise<Buffer | null> {
   }
 }
 
-/**
- * Renders every variant of the given masters that is not cached yet, one at a time, so the first
- * visitors (and the first image a page shows) never wait for an AVIF encode. Returns how many
- * variants it had to render.
- */
-export async function warmVariants(
-  db: Database,
-  storage: MediaStorage,
+/** A master whose variants are to be made: its hash, width and where storage keeps it. */
+export interface WarmMaster {
+  sha256: string;
+  width: number;
+  storageKey: string;
+}
+
+/** The variants of `masters` not cached yet (the card's widths, both formats). */
+async function missingVariants(
   cacheDir: string,
   masters: readonly { sha256: string; width: number }[],
-): Promise<number> {
-  let rendered = 0;
-  for (const master of masters) {
-    for (const entry of srcsetEntries(master.width)) {
-      for (const format of ['avif', 'webp'] as const) {
+): Promise<{ sha256: string; width: VariantWidth; format: VariantFormat; file: string }[]> {
+  const missing = [];
+  for (const master of masters)
+    for (const entry of srcsetEntries(master.width))
+      for (const format of VARIANT_FORMATS) {
         const file = path.join(
           cacheDir,
           master.sha256.slice(0, 2),
           master.sha256,
           `${entry.width}.${format}`,
         );
-        if (
-          await fs.access(file).then(
-            () => true,
-            () => false,
-          )
-        )
-          continue;
-        await getVariant(db, storage, cacheDir, {
-          sha256: master.sha256,
-          width: entry.width,
-          format,
-        });
-        rendered++;
+        const cached = await fs.access(file).then(
+          () => true,
+          () => false,
+        );
+        if (!cached) missing.push({ sha256: master.sha256, width: entry.width, format, file });
       }
+  return missing;
+}
+
+/**
+ * Renders every variant of the given masters that is not cached yet, one at a time, so the first
+ * visitors (and the first image a page shows) never wait for an AVIF encode. Returns how many
+ * variants it had to render. Needs no database: the masters say where storage keeps them (the
+ * server's niced worker, ./warm-worker.ts, runs it).
+ */
+export async function renderMissingVariants(
+  storage: MediaStorage,
+  cacheDir: string,
+  masters: readonly WarmMaster[],
+): Promise<number> {
+  const keys = new Map(masters.map((m) => [m.sha256, m.storageKey]));
+  let rendered = 0;
+  for (const variant of await missingVariants(cacheDir, masters)) {
+    if (!SHA256.test(variant.sha256)) continue;
+    let pending = inFlight.get(variant.file);
+    if (!pending) {
+      pending = render(storage, keys.get(variant.sha256)!, variant.file, variant).finally(() =>
+        inFlight.delete(variant.file),
+      );
+      inFlight.set(variant.file, pending);
     }
+    await pending;
+    rendered++;
   }
   return rendered;
+}
+
+/** Where storage keeps each of these masters (those the media table knows). */
+export async function warmMasters(
+  db: Database,
+  masters: readonly { sha256: string; width: number }[],
+): Promise<WarmMaster[]> {
+  if (masters.length === 0) return [];
+  const rows = await db
+    .selectFrom('media')
+    .select(['sha256', 'storage_key'])
+    .where(
+      'sha256',
+      'in',
+      masters.map((m) => m.sha256),
+    )
+    .execute();
+  const keys = new Map(rows.map((r) => [r.sha256, r.storage_key]));
+  return masters.flatMap((m) => {
+    const storageKey = keys.get(m.sha256);
+    return storageKey ? [{ ...m, storageKey }] : [];
+  });
+}
+
+/** `renderMissingVariants` for masters named by hash, in this process (tests, the golden shop). */
+export async function warmVariants(
+  db: Database,
+  storage: MediaStorage,
+  cacheDir: string,
+  masters: readonly { sha256: string; width: number }[],
+): Promise<number> {
+  return renderMissingVariants(storage, cacheDir, await warmMasters(db, masters));
+}
+
+/**
+ * The server's way (issue 28 §2): the variants made by a child process at the lowest CPU priority
+ * (`nice -n 19 node api/media/warm-worker.ts`), so that visitors are served first while a first
+ * start or a publish makes them. The child writes each file whole then renames it, as the server
+ * does; a visitor asking for one meanwhile gets it rendered on demand. Where `nice` cannot run,
+ * in this process.
+ */
+export async function warmVariantsAside(
+  db: Database,
+  mediaDir: string,
+  cacheDir: string,
+  masters: readonly { sha256: string; width: number }[],
+  storage: MediaStorage,
+): Promise<number> {
+  const work = await warmMasters(db, masters);
+  if ((await missingVariants(cacheDir, work)).length === 0) return 0;
+  if (process.platform === 'win32') return renderMissingVariants(storage, cacheDir, work);
+  const worker = path.join(import.meta.dirname, 'warm-worker.ts');
+  return new Promise<number>((resolve, reject) => {
+    const child = spawn('nice', ['-n', '19', process.execPath, worker], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', () => {
+      // No `nice` here: the variants are made in this process instead.
+      renderMissingVariants(storage, cacheDir, work).then(resolve, reject);
+    });
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`the variant worker exited with code ${code}`));
+      const answer = JSON.parse(out || '{}') as { rendered?: number };
+      resolve(answer.rendered ?? 0);
+    });
+    child.stdin.end(JSON.stringify({ mediaDir, cacheDir, masters: work }));
+  });
 }

@@ -1,0 +1,67 @@
+// The image variants a first start or a publish makes (issue 28 §2): by a child process at the
+// lowest CPU priority (`nice -n 19`, api/media/warm-worker.ts), which opens no database and writes
+// the same files the server would render on demand; the second time, nothing is left to make.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeUpload } from '#api/admin/uploads.ts';
+import { diskStorage, type MediaStorage } from '#api/media/storage.ts';
+import { getVariant, warmVariantsAside } from '#api/media/variants.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+
+let t: TestDatabase;
+let dir: string;
+let mediaDir: string;
+let storage: MediaStorage;
+let cacheDir: string;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'galerie-warm-'));
+  mediaDir = path.join(dir, 'media');
+  storage = diskStorage(mediaDir);
+  cacheDir = path.join(mediaDir, 'variants');
+});
+afterAll(async () => {
+  await t.dispose();
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe('warming the variants aside', () => {
+  it('makes every srcset variant in a niced child, the same bytes the server would render', async () => {
+    // `nice` is what the server runs the worker with; without it the server warms in-process.
+    expect(spawnSync('nice', ['-n', '19', 'true']).status).toBe(0);
+    const jpeg = await sharp({
+      create: { width: 1600, height: 2000, channels: 3, background: '#8a5a44' },
+    })
+      .jpeg()
+      .toBuffer();
+    const media = await storeUpload(t.db, storage, jpeg, { fr: '', en: '' });
+    const unknown = { sha256: 'f'.repeat(64), width: 800 };
+
+    expect(await warmVariantsAside(t.db, mediaDir, cacheDir, [media, unknown], storage)).toBe(6);
+    const folder = path.join(cacheDir, media.sha256.slice(0, 2), media.sha256);
+    expect((await fs.readdir(folder)).sort()).toEqual([
+      '1200.avif',
+      '1200.webp',
+      '400.avif',
+      '400.webp',
+      '800.avif',
+      '800.webp',
+    ]);
+    // What a visitor then gets is the file the worker wrote, decodable at its width.
+    const served = await getVariant(t.db, storage, cacheDir, {
+      sha256: media.sha256,
+      width: 800,
+      format: 'avif',
+    });
+    expect(served!.bytes.equals(await fs.readFile(path.join(folder, '800.avif')))).toBe(true);
+    expect((await sharp(served!.bytes).metadata()).width).toBe(800);
+
+    // Nothing left to make: no child, nothing rendered.
+    expect(await warmVariantsAside(t.db, mediaDir, cacheDir, [media], storage)).toBe(0);
+  });
+});
