@@ -287,7 +287,12 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
     if (!declaresTooMuch(req, bodyLimit(pathname))) res.writeContinue();
     server.emit('request', req, res);
   });
-  server.keepAliveTimeout = 5000;
+  // An idle keep-alive connection stays open 65 s (Node's default is 5 s): a client reusing it
+  // just as the server closes it gets ECONNRESET for a request it never sent (seen in CI on a
+  // loaded machine, a PDF fetched a few seconds after the previous request). Browsers retry such a
+  // request, most HTTP clients do not; 65 s also outlasts the 60 s idle timeout of the usual
+  // reverse proxies in front, so they never reuse a connection we are closing.
+  server.keepAliveTimeout = 65_000;
   return { server, site, draining };
 }
 
