@@ -1,6 +1,6 @@
 // Responsive variants of the stored masters (AVIF and WebP at a few widths): rendered with sharp on
 // first request, cached on disk next to the masters, and never rendered twice at the same time.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -187,6 +187,11 @@ async function readIfExists(file: string): Promise<Buffer | null> {
   }
 }
 
+/** Whether `chrt --idle` can run the variant worker (Linux with util-linux). */
+const IDLE_CLASS =
+  process.platform === 'linux' &&
+  spawnSync('chrt', ['--idle', '0', 'true'], { stdio: 'ignore' }).status === 0;
+
 /** A master whose variants are to be made: its hash, width and where storage keeps it. */
 export interface WarmMaster {
   sha256: string;
@@ -280,7 +285,8 @@ export async function warmVariants(
 
 /**
  * The server's way (issue 28 §2): the variants made by a child process at the lowest CPU priority
- * (`nice -n 19 node api/media/warm-worker.ts`), so that visitors are served first while a first
+ * (`chrt --idle 0 nice -n 19 node api/media/warm-worker.ts`; nice alone without chrt), so that
+ * visitors are served first while a first
  * start or a publish makes them. The child writes each file whole then renames it, as the server
  * does; a visitor asking for one meanwhile gets it rendered on demand. Where `nice` cannot run,
  * in this process.
@@ -296,8 +302,12 @@ export async function warmVariantsAside(
   if ((await missingVariants(cacheDir, work)).length === 0) return 0;
   if (process.platform === 'win32') return renderMissingVariants(storage, cacheDir, work);
   const worker = path.join(import.meta.dirname, 'warm-worker.ts');
+  const niced = ['nice', '-n', '19', process.execPath, worker];
+  // Linux's idle class where util-linux's chrt is there: a request arriving takes the CPU from
+  // the worker at once, where a niced task may still finish its time slice first.
+  const [command, ...args] = IDLE_CLASS ? ['chrt', '--idle', '0', ...niced] : niced;
   return new Promise<number>((resolve, reject) => {
-    const child = spawn('nice', ['-n', '19', process.execPath, worker], {
+    const child = spawn(command!, args, {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     let out = '';

@@ -4,8 +4,12 @@
 // cached yet with the server's own encoder, each file written whole then renamed, and prints
 // `{ "rendered": n }`. It opens no database: PGlite belongs to the server's process.
 import { text } from 'node:stream/consumers';
+import sharp from 'sharp';
 import { diskStorage } from './storage.ts';
 import { renderMissingVariants, type WarmMaster } from './variants.ts';
+
+// One libvips thread: the other core stays the server's, whatever its scheduler does.
+sharp.concurrency(1);
 
 const input = JSON.parse(await text(process.stdin)) as {
   mediaDir: string;
