@@ -127,6 +127,8 @@ async function main(): Promise<void> {
     const port = typeof address === 'object' && address ? address.port : config.port;
 
     const mediaDir = path.join(config.dataDir, 'media');
+    // The variants' worker stops with the server (a render cut short leaves no file).
+    const warming = new AbortController();
     const warm = (images: { sha256: string; width: number }[]) =>
       warmVariantsAside(
         db,
@@ -134,6 +136,7 @@ async function main(): Promise<void> {
         path.join(mediaDir, 'variants'),
         images,
         diskStorage(mediaDir),
+        warming.signal,
       )
         .then((n) => {
           if (n > 0) log.info(`Galerie: prepared ${n} image variant(s)`);
@@ -322,6 +325,7 @@ async function main(): Promise<void> {
     installGracefulShutdown(app, {
       onClosed: async () => {
         clearInterval(sweeper);
+        warming.abort();
         await follower?.stop();
         await reconciler?.stop();
         await backups?.stop();

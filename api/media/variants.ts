@@ -297,8 +297,11 @@ export async function warmVariantsAside(
   cacheDir: string,
   masters: readonly { sha256: string; width: number }[],
   storage: MediaStorage,
+  /** Stops the worker (the server shutting down): what it finished stays, the rest is not made. */
+  signal?: AbortSignal,
 ): Promise<number> {
   const work = await warmMasters(db, masters);
+  if (signal?.aborted) return 0;
   if ((await missingVariants(cacheDir, work)).length === 0) return 0;
   if (process.platform === 'win32') return renderMissingVariants(storage, cacheDir, work);
   const worker = path.join(import.meta.dirname, 'warm-worker.ts');
@@ -309,14 +312,18 @@ export async function warmVariantsAside(
   return new Promise<number>((resolve, reject) => {
     const child = spawn(command!, args, {
       stdio: ['pipe', 'pipe', 'inherit'],
+      ...(signal && { signal, killSignal: 'SIGKILL' as const }),
     });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', () => {
+    child.on('error', (error) => {
+      if (signal?.aborted) return resolve(0);
       // No `nice` here: the variants are made in this process instead.
+      void error;
       renderMissingVariants(storage, cacheDir, work).then(resolve, reject);
     });
     child.on('close', (code) => {
+      if (signal?.aborted) return resolve(0);
       if (code !== 0) return reject(new Error(`the variant worker exited with code ${code}`));
       const answer = JSON.parse(out || '{}') as { rendered?: number };
       resolve(answer.rendered ?? 0);

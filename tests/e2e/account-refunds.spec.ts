@@ -9,7 +9,14 @@ import path from 'node:path';
 import { expect, type Browser } from '@playwright/test';
 import { parseMail, verificationLink } from '../helpers/mail.ts';
 import { ownerRequest } from './admin.ts';
-import { expectNoAxeViolations, hydrated, openQuickView, preparePage, test } from './helpers.ts';
+import {
+  expectNoAxeViolations,
+  hydrated,
+  openQuickView,
+  payAsGuest,
+  preparePage,
+  test,
+} from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
 import { mailDir } from './shops.ts';
 
@@ -30,26 +37,14 @@ async function buyBoth(browser: Browser, email: string): Promise<string> {
     await block.getByRole('button', { name: 'Ajouter au panier' }).click();
     await expect(block.getByText('Ajouté au panier')).toBeVisible();
   }
-  await page.goto('/panier');
-  await hydrated(page);
-  await page.getByRole('link', { name: 'Passer la commande' }).click();
-  await expect(page).toHaveURL(/\/commande$/);
-  await hydrated(page);
-  await page.getByRole('textbox', { name: 'Nom complet' }).fill('Mariana Sousa');
-  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-  await page.getByRole('textbox', { name: 'Adresse', exact: true }).fill('Rua das Flores 7');
-  await page.getByRole('textbox', { name: 'Code postal' }).fill('4050-262');
-  await page.getByRole('textbox', { name: 'Ville' }).fill('Porto');
-  await page.getByRole('combobox', { name: 'Pays' }).selectOption('PT');
-  await page.getByRole('checkbox', { name: /conditions générales de vente/ }).check();
-  await page.getByRole('button', { name: /^Commander avec obligation de paiement · / }).click();
-  await expect(page).toHaveURL(/\/emulator\/checkout\/cs_/);
-  await page.locator('#card_number').fill('4242 4242 4242 4242');
-  await page.locator('#expiry').fill('12 / 34');
-  await page.locator('#cvc').fill('123');
-  await page.getByRole('button', { name: /^Payer / }).click();
-  await expect(page.getByRole('heading', { name: 'Paiement confirmé', level: 1 })).toBeVisible();
-  const number = (await page.getByText(/^GS-\d{4}-\d{5}$/).textContent())!.trim();
+  const number = await payAsGuest(page, {
+    name: 'Mariana Sousa',
+    email,
+    street: 'Rua das Flores 7',
+    postalCode: '4050-262',
+    city: 'Porto',
+    country: 'PT',
+  });
   expect(errors).toEqual([]);
   await context.close();
   return number;

@@ -129,3 +129,43 @@ export async function openQuickView(page: Page, key: string, locale: 'fr' | 'en'
   );
   return dialog;
 }
+
+/** A guest's details as the checkout form asks them (French labels). */
+export interface GuestBuyer {
+  name: string;
+  email: string;
+  phone?: string;
+  street: string;
+  postalCode: string;
+  city: string;
+  /** ISO code of the country list. */
+  country: string;
+}
+
+/**
+ * From a cart holding the works: /panier → /commande, the guest's details, the terms accepted,
+ * paid on the emulator with its test card; the success page's order number.
+ */
+export async function payAsGuest(page: Page, buyer: GuestBuyer): Promise<string> {
+  await page.goto('/panier');
+  await hydrated(page);
+  await page.getByRole('link', { name: 'Passer la commande' }).click();
+  await expect(page).toHaveURL(/\/commande$/);
+  await hydrated(page);
+  await page.getByRole('textbox', { name: 'Nom complet' }).fill(buyer.name);
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(buyer.email);
+  if (buyer.phone) await page.getByRole('textbox', { name: 'Téléphone' }).fill(buyer.phone);
+  await page.getByRole('textbox', { name: 'Adresse', exact: true }).fill(buyer.street);
+  await page.getByRole('textbox', { name: 'Code postal' }).fill(buyer.postalCode);
+  await page.getByRole('textbox', { name: 'Ville' }).fill(buyer.city);
+  await page.getByRole('combobox', { name: 'Pays' }).selectOption(buyer.country);
+  await page.getByRole('checkbox', { name: /conditions générales de vente/ }).check();
+  await page.getByRole('button', { name: /^Commander avec obligation de paiement · / }).click();
+  await expect(page).toHaveURL(/\/emulator\/checkout\/cs_/);
+  await page.locator('#card_number').fill('4242 4242 4242 4242');
+  await page.locator('#expiry').fill('12 / 34');
+  await page.locator('#cvc').fill('123');
+  await page.getByRole('button', { name: /^Payer / }).click();
+  await expect(page.getByRole('heading', { name: 'Paiement confirmé', level: 1 })).toBeVisible();
+  return (await page.getByText(/^GS-\d{4}-\d{5}$/).textContent())!.trim();
+}

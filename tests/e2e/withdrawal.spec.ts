@@ -11,7 +11,14 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, type Browser, type Page } from '@playwright/test';
 import { parseMail, verificationLink } from '../helpers/mail.ts';
-import { expectNoAxeViolations, hydrated, openQuickView, preparePage, test } from './helpers.ts';
+import {
+  expectNoAxeViolations,
+  hydrated,
+  openQuickView,
+  payAsGuest,
+  preparePage,
+  test,
+} from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
 import { mailDir } from './shops.ts';
 
@@ -19,7 +26,6 @@ test.describe.configure({ mode: 'serial' });
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const SHOTS = path.join(ROOT, 'test-results', 'withdrawal');
-const ORDER_BUTTON = /^Commander avec obligation de paiement · /;
 const WORK = { key: 'palimpseste', title: 'Palimpseste' };
 
 const SIZES = [
@@ -87,28 +93,16 @@ async function buy(browser: Browser, email: string): Promise<string> {
   );
   await block.getByRole('button', { name: 'Ajouter au panier' }).click();
   await expect(block.getByText('Ajouté au panier')).toBeVisible();
-  await page.goto('/panier');
-  await hydrated(page);
-  await page.getByRole('link', { name: 'Passer la commande' }).click();
-  await expect(page).toHaveURL(/\/commande$/);
-  await hydrated(page);
-  await page.getByRole('textbox', { name: 'Nom complet' }).fill('Inês Duarte');
-  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-  await page.getByRole('textbox', { name: 'Téléphone' }).fill('+351 912 345 678');
-  await page.getByRole('textbox', { name: 'Adresse', exact: true }).fill('Rua da Rosa 40');
-  await page.getByRole('textbox', { name: 'Code postal' }).fill('1200-385');
-  await page.getByRole('textbox', { name: 'Ville' }).fill('Lisboa');
-  await page.getByRole('combobox', { name: 'Pays' }).selectOption('PT');
-  await page.getByRole('checkbox', { name: /conditions générales de vente/ }).check();
-  await page.getByRole('button', { name: ORDER_BUTTON }).click();
-  await expect(page).toHaveURL(/\/emulator\/checkout\/cs_/);
-  await page.locator('#card_number').fill('4242 4242 4242 4242');
-  await page.locator('#expiry').fill('12 / 34');
-  await page.locator('#cvc').fill('123');
-  await page.getByRole('button', { name: /^Payer / }).click();
-  await expect(page.getByRole('heading', { name: 'Paiement confirmé', level: 1 })).toBeVisible();
+  const number = await payAsGuest(page, {
+    name: 'Inês Duarte',
+    email,
+    phone: '+351 912 345 678',
+    street: 'Rua da Rosa 40',
+    postalCode: '1200-385',
+    city: 'Lisboa',
+    country: 'PT',
+  });
   await expect(page.getByText('Payé', { exact: true })).toBeVisible();
-  const number = (await page.getByText(/^GS-\d{4}-\d{5}$/).textContent())!.trim();
   // A guest has no orders page to be offered (issue 25 §9); the print's guarantee is the terms'.
   await expect(page.getByRole('link', { name: 'Retour à la galerie' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Voir mes commandes' })).toHaveCount(0);

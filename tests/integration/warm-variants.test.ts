@@ -11,6 +11,7 @@ import { storeUpload } from '#api/admin/uploads.ts';
 import { diskStorage, type MediaStorage } from '#api/media/storage.ts';
 import { getVariant, warmVariantsAside } from '#api/media/variants.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { until } from '../helpers/wait.ts';
 
 let t: TestDatabase;
 let dir: string;
@@ -63,5 +64,27 @@ describe('warming the variants aside', () => {
 
     // Nothing left to make: no child, nothing rendered.
     expect(await warmVariantsAside(t.db, mediaDir, cacheDir, [media], storage)).toBe(0);
+  });
+
+  it('stops its worker when the server shuts down, whatever it was making', async () => {
+    const jpeg = await sharp({
+      create: { width: 3000, height: 4000, channels: 3, background: '#3b5b7a' },
+    })
+      .jpeg()
+      .toBuffer();
+    const media = await storeUpload(t.db, storage, jpeg, { fr: '', en: '' });
+    const workers = () =>
+      (
+        spawnSync('pgrep', ['-P', String(process.pid), '-f', 'warm-worker.ts'])
+          .stdout.toString()
+          .match(/\d+/g) ?? []
+      ).length;
+    const stop = new AbortController();
+    const warming = warmVariantsAside(t.db, mediaDir, cacheDir, [media], storage, stop.signal);
+    // Once the worker runs (a deadline only bounds a failure), the server stops.
+    await until('the variant worker', () => workers() > 0);
+    stop.abort();
+    expect(await warming).toBe(0);
+    await until('the worker gone', () => workers() === 0);
   });
 });
