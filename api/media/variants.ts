@@ -187,10 +187,12 @@ async function readIfExists(file: string): Promise<Buffer | null> {
   }
 }
 
-/** Whether `chrt --idle` can run the variant worker (Linux with util-linux). */
-const IDLE_CLASS =
-  process.platform === 'linux' &&
-  spawnSync('chrt', ['--idle', '0', 'true'], { stdio: 'ignore' }).status === 0;
+/** Whether `chrt --idle` can run the variant worker (Linux with util-linux); asked once. */
+let idleClass: boolean | undefined;
+const canRunIdle = () =>
+  (idleClass ??=
+    process.platform === 'linux' &&
+    spawnSync('chrt', ['--idle', '0', 'true'], { stdio: 'ignore' }).status === 0);
 
 /** A master whose variants are to be made: its hash, width and where storage keeps it. */
 export interface WarmMaster {
@@ -308,7 +310,7 @@ export async function warmVariantsAside(
   const niced = ['nice', '-n', '19', process.execPath, worker];
   // Linux's idle class where util-linux's chrt is there: a request arriving takes the CPU from
   // the worker at once, where a niced task may still finish its time slice first.
-  const [command, ...args] = IDLE_CLASS ? ['chrt', '--idle', '0', ...niced] : niced;
+  const [command, ...args] = canRunIdle() ? ['chrt', '--idle', '0', ...niced] : niced;
   return new Promise<number>((resolve, reject) => {
     const child = spawn(command!, args, {
       stdio: ['pipe', 'pipe', 'inherit'],
