@@ -42,13 +42,19 @@ export async function withPromoAttempt<T>(
       rateLimitKey('promo:ip', clientNetwork(attempt.ip)),
       PROMO_ATTEMPT_LIMITS.perAddress,
     ]);
-  let retryAfterSeconds = 0;
+  // Counted one allowance after the other, each atomically. A refused attempt tries no code, so
+  // it counts against nothing: the hits it took are given back, and the next allowance is not
+  // touched — in a burst the attempts a cart refuses never use up its network's share.
+  const taken: [string, RateLimitRule][] = [];
+  const giveBack = () => Promise.all(taken.map(([key, rule]) => unhit(db, key, rule, now)));
   for (const [key, rule] of counters) {
     const result = await hit(db, key, rule, now);
-    if (!result.allowed) retryAfterSeconds = Math.max(retryAfterSeconds, result.retryAfterSeconds);
+    taken.push([key, rule]);
+    if (!result.allowed) {
+      await giveBack();
+      throw new AppError('rate_limited', { retryAfterSeconds: result.retryAfterSeconds });
+    }
   }
-  if (retryAfterSeconds > 0) throw new AppError('rate_limited', { retryAfterSeconds });
-  const giveBack = () => Promise.all(counters.map(([key, rule]) => unhit(db, key, rule, now)));
   try {
     const result = await use();
     await giveBack();
