@@ -86,6 +86,9 @@ export default defineConfig({
   // build that finds it, so builds running at once must not share one.
   ...(process.env.GALERIE_CACHE_DIR && { cacheDir: process.env.GALERIE_CACHE_DIR }),
   integrations: [react(), precompressIntegration(), headScript],
+  // A publish renders again only the work pages whose work or settings changed: the others are
+  // copied from the last build (src/lib/work-pages.ts `cacheKey`, docs/decisions/053).
+  experimental: { incrementalBuild: true },
   // One small stylesheet: inlined, it no longer blocks the first paint behind a request.
   build: { inlineStylesheets: 'always' },
   security: {

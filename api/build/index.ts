@@ -195,6 +195,8 @@ export async function buildSnapshot(
   // publish and `npm run build`, two servers of one checkout) would mix their catalogues. Each
   // build gets a folder of its own.
   const cacheDir = path.join(logsDir(dist), `${id}.astro-cache`);
+  // ... but the work pages the last build rendered are handed on (docs/decisions/053).
+  await takeIncrementalCache(dist, cacheDir);
   const logFile = path.join(logsDir(dist), `${id}.log`);
   const logStream = createWriteStream(logFile);
   const log = options.log ?? (() => {});
@@ -253,6 +255,7 @@ export async function buildSnapshot(
       });
     });
     await fs.writeFile(path.join(outDir, 'build-info.json'), JSON.stringify(info, null, 2));
+    await handOnIncrementalCache(dist, cacheDir);
     const dir = completeVersion(dist, id);
     writeCurrent(dist, id);
     return {
@@ -272,6 +275,44 @@ export async function buildSnapshot(
     await fs.rm(snapshotFile, { force: true });
     await fs.rm(cacheDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Astro's incremental build (experimental.incrementalBuild) keeps, in its cache folder, a manifest
+ * of the pages it rendered with their `cacheKey` and a copy of each: a page whose key and code are
+ * unchanged is copied instead of rendered — the work pages (src/lib/work-pages.ts), all but the
+ * changed work's at a publish. Each build has a cache folder of its own (see buildSnapshot), so
+ * those two entries move from one build's folder to the next through `<dist>/incremental`: taken
+ * (renamed, so two builds at once never share them: the second renders everything) before the
+ * build, put back after a complete one, dropped with a failed one.
+ */
+const INCREMENTAL_ENTRIES = ['incremental-build.json', 'dist'];
+const incrementalDir = (dist: string) => path.join(dist, 'incremental');
+
+async function takeIncrementalCache(dist: string, cacheDir: string): Promise<boolean> {
+  const from = incrementalDir(dist);
+  const taken = `${cacheDir}.incremental`;
+  try {
+    await fs.rename(from, taken);
+  } catch {
+    return false;
+  }
+  await fs.mkdir(cacheDir, { recursive: true });
+  for (const entry of INCREMENTAL_ENTRIES)
+    await fs.rename(path.join(taken, entry), path.join(cacheDir, entry)).catch(() => {});
+  await fs.rm(taken, { recursive: true, force: true });
+  return true;
+}
+
+async function handOnIncrementalCache(dist: string, cacheDir: string): Promise<void> {
+  const to = incrementalDir(dist);
+  const staged = `${cacheDir}.incremental`;
+  await fs.mkdir(staged, { recursive: true });
+  for (const entry of INCREMENTAL_ENTRIES)
+    await fs.rename(path.join(cacheDir, entry), path.join(staged, entry)).catch(() => {});
+  // Another build may have handed its own on meanwhile: the later one wins.
+  await fs.rm(to, { recursive: true, force: true });
+  await fs.rename(staged, to).catch(() => fs.rm(staged, { recursive: true, force: true }));
 }
 
 // Astro and Vite print an error as `[SomeError] what` with its details on the next lines, then

@@ -3,8 +3,12 @@
 // cache folder it merges into the next build that finds it; shared, it once put a work one
 // server's owner had just added into the other server's gallery (api/build/index.ts now gives
 // every build a cache folder of its own).
+// A build hands the next one the work pages it rendered (Astro's incremental build,
+// docs/decisions/053): the next renders only those whose work or settings changed, and its pages
+// are the ones a full build makes.
 import fs from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildInputs,
@@ -21,6 +25,9 @@ import { freshShop, root, type FreshShop } from '../helpers/server.ts';
 describe.skipIf(testDbKind() !== 'pglite')('two builds at once', () => {
   let shop: FreshShop;
   let snapshot: CatalogSnapshot;
+  let sourceHash: string;
+  /** The dist folders of the two builds above, each holding one complete version. */
+  let built: { a: string; b: string } | undefined;
 
   beforeAll(async () => {
     shop = await freshShop('build-isolation');
@@ -31,7 +38,7 @@ describe.skipIf(testDbKind() !== 'pglite')('two builds at once', () => {
   afterAll(() => shop?.remove());
 
   it('each build only its own catalogue', async () => {
-    const sourceHash = await computeSourceHash(root);
+    sourceHash = await computeSourceHash(root);
     const variant = (title: string): CatalogSnapshot => ({
       ...snapshot,
       artworks: snapshot.artworks.map((work, i) =>
@@ -49,9 +56,115 @@ describe.skipIf(testDbKind() !== 'pglite')('two builds at once', () => {
       return fs.readFileSync(path.join(built.dir, 'client', 'gallery', 'index.html'), 'utf8');
     };
     const [a, b] = await Promise.all([build('Version-A-only'), build('Version-B-only')]);
+    built = {
+      a: path.join(shop.work, 'Version-A-only'),
+      b: path.join(shop.work, 'Version-B-only'),
+    };
     expect(a).toContain('Version-A-only');
     expect(a).not.toContain('Version-B-only');
     expect(b).toContain('Version-B-only');
     expect(b).not.toContain('Version-A-only');
+  });
+
+  /** Builds `catalogue` in `dist`; the pages it rendered and the ones it copied. */
+  async function buildIn(dist: string, catalogue: CatalogSnapshot) {
+    const lines: string[] = [];
+    const result = await buildSnapshot(
+      catalogue,
+      { ...buildInputs(catalogue, sourceHash, shop.siteUrl), builtAt: '' },
+      { root, dist, siteUrl: shop.siteUrl, niceness: 0, log: (line) => lines.push(line) },
+    );
+    // Astro prints a page's file, then how it came: "(restored)" or its time — on the same line
+    // or the next one, as the output's chunks fall.
+    const pages = { rendered: [] as string[], restored: [] as string[] };
+    const output = stripVTControlCharacters(lines.join('\n'));
+    for (const [, file, how] of output.matchAll(/├─ (\S+\.html)\s+\((restored|\+)/g))
+      (how === 'restored' ? pages.restored : pages.rendered).push(file!);
+    return { dir: result.dir, pages };
+  }
+
+  const workPage = (file: string) => /^\/(oeuvres|en\/works)\//.test(file);
+
+  it('a publish renders only the changed work pages, and makes the pages a full build makes', async () => {
+    if (!built) throw new Error('the two builds above did not run');
+    // Dist A holds the build of "Version-A-only": build "Version-B-only" there too.
+    const catalogue: CatalogSnapshot = {
+      ...snapshot,
+      artworks: snapshot.artworks.map((work, i) =>
+        i === 0 ? { ...work, title: { fr: 'Version-B-only', en: 'Version-B-only' } } : work,
+      ),
+    };
+    const next = await buildIn(built.a, catalogue);
+    const restoredWorks = next.pages.restored.filter(workPage);
+    const renderedWorks = next.pages.rendered.filter(workPage);
+    expect(restoredWorks.length).toBeGreaterThan(20);
+    // Its work's two pages, rendered again: the other works' pages are copied.
+    expect(renderedWorks, JSON.stringify(renderedWorks)).toHaveLength(2);
+    for (const file of renderedWorks)
+      expect(fs.readFileSync(path.join(next.dir, 'client', file), 'utf8')).toContain(
+        'Version-B-only',
+      );
+    expect(next.pages.restored.filter((f) => !workPage(f))).toEqual([]);
+
+    // Every page and header the same as the full build of that catalogue in dist B.
+    const full = path.join(
+      built.b,
+      'versions',
+      fs.readFileSync(path.join(built.b, 'current'), 'utf8').trim(),
+    );
+    const files = (dir: string) =>
+      fs
+        .readdirSync(path.join(dir, 'client'), { recursive: true, encoding: 'utf8' })
+        .filter((f) => /\.(html|xml|txt)$/.test(f))
+        .sort();
+    expect(files(next.dir)).toEqual(files(full));
+    for (const file of files(full))
+      expect(fs.readFileSync(path.join(next.dir, 'client', file), 'utf8'), file).toBe(
+        fs.readFileSync(path.join(full, 'client', file), 'utf8'),
+      );
+    expect(fs.readFileSync(path.join(next.dir, '_headers.json'), 'utf8')).toBe(
+      fs.readFileSync(path.join(full, '_headers.json'), 'utf8'),
+    );
+
+    // A setting every page shows: every work page is rendered again.
+    const renamed = await buildIn(built.a, {
+      ...catalogue,
+      settings: { ...catalogue.settings, artist_name: 'Artiste-Renommée' },
+    });
+    expect(renamed.pages.restored).toEqual([]);
+    const page = renamed.pages.rendered.find(workPage)!;
+    expect(fs.readFileSync(path.join(renamed.dir, 'client', page), 'utf8')).toContain(
+      'Artiste-Renommée',
+    );
+  });
+
+  it('a work page shows only its work group and the settings, which its cacheKey covers', () => {
+    // The files a work page renders, followed through their relative imports.
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = fs.readFileSync(file, 'utf8');
+      for (const [, spec] of text.matchAll(/import\s[^;]*?from\s+'(\.[^']+\.(?:astro|ts))'/g))
+        visit(path.resolve(path.dirname(file), spec!));
+    };
+    visit(path.join(root, 'src/pages/oeuvres/[key].astro'));
+    visit(path.join(root, 'src/pages/en/works/[key].astro'));
+    expect(seen.size).toBeGreaterThan(8);
+    const readers = [...seen]
+      .filter((f) =>
+        /getCollection\(|getEntry\(|getArtworks\(|fetch\(|Astro\.(url|request|cookies|locals)\b/.test(
+          fs.readFileSync(f, 'utf8'),
+        ),
+      )
+      .map((f) => path.relative(root, f));
+    // catalog.ts (getSiteSettings; getArtworks), work-pages.ts (getStaticPaths: the groups, each
+    // handed to its page as props), Base (a link to the back office for a signed-in owner, on
+    // demand only: never in a prerendered page).
+    expect(readers.sort()).toEqual([
+      'src/layouts/Base.astro',
+      'src/lib/catalog.ts',
+      'src/lib/work-pages.ts',
+    ]);
   });
 });
