@@ -3,16 +3,17 @@
 // keep publishing while serving (api/build/publisher.ts). Problems the person running the site
 // must fix print one line.
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { openAdminChannel, type AdminChannel } from './accounts/admin-channel.ts';
 import { createAdminInvitation } from './accounts/invitations.ts';
 import { ensureSetupLink, keepsSetupLink } from './accounts/setup-link.ts';
 import { afterAnswerSettled } from './background.ts';
-import { BuildError, ensureBuild } from './build/index.ts';
+import { BuildError, ensureBuild, startBuild, type StartedBuild } from './build/index.ts';
 import { providePublisher } from './build/publish.ts';
 import { Publisher } from './build/publisher.ts';
 import { ServedVersion } from './build/served.ts';
-import { distDirOf, unmarkInUse } from './build/versions.ts';
+import { distDirOf, readCurrent, unmarkInUse } from './build/versions.ts';
 import { followCluster } from './cluster/follow.ts';
 import { CLUSTER_LOCKS, tryClusterLock, withClusterLock } from './cluster/lock.ts';
 import { validateSessionToken } from './accounts/sessions.ts';
@@ -20,11 +21,11 @@ import { runErasuresDue } from './admin/customers.ts';
 import { adminBodyGate } from './http/body-gate.ts';
 import { sweepExpiredHolds } from './checkout/index.ts';
 import { AvailabilityCache } from './catalog/availability-cache.ts';
-import { prepareDatabase } from './catalog/seed.ts';
+import { prepareDatabase, startSeedRenders } from './catalog/seed.ts';
 import { ensureSigningKey, publicSigningKeys } from './certificates/signing.ts';
 import { describeFailure, EXPECTED_ERRORS } from './cli/run.ts';
 import { forgetRunningServer, loadConfig, recordRunningServer } from './config.ts';
-import { openConfiguredDatabase, provideDatabase } from './db/context.ts';
+import { openConfiguredDatabase, pgliteDirFor, provideDatabase } from './db/context.ts';
 import type { DatabaseHandle } from './db/index.ts';
 import { createStripeEmulator, type StripeEmulator } from './emulator/index.ts';
 import { checkHealth } from './health.ts';
@@ -57,12 +58,24 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const dist = distDirOf(root);
   let handle: DatabaseHandle | undefined;
+  let earlyBuild: StartedBuild | undefined;
+  const buildLog = log.child({ part: 'build' });
+  const logBuild = (line: string) => buildLog.info(line);
   try {
+    // A first start overlaps its slow parts on the machine's cores (issue 28 §2). With a new
+    // embedded database, the demo's images are rendered while PGlite creates the database. With
+    // no version built yet on one node, `astro build` starts at once and waits for the catalogue
+    // (a cluster's builds take their turns under a lock instead).
+    const seedRenders =
+      !config.databaseUrl && !fs.existsSync(pgliteDirFor(config)) ? startSeedRenders() : undefined;
+    seedRenders?.catch(() => {});
+    if (!config.databaseUrl && !readCurrent(dist))
+      earlyBuild = await startBuild({ root, dist, siteUrl: config.siteUrl, log: logBuild });
     handle = await openConfiguredDatabase(config);
     log.info(`Galerie: database ${handle.description}`);
     // Nodes starting together on PostgreSQL: one migrates and seeds, the others then find it done.
     const opened = handle;
-    const prepare = () => prepareDatabase(opened.db, config);
+    const prepare = () => prepareDatabase(opened.db, config, seedRenders);
     const { migrations, seeded } =
       opened.kind === 'postgres'
         ? await withClusterLock(opened.db, CLUSTER_LOCKS.prepare, prepare)
@@ -144,12 +157,18 @@ async function main(): Promise<void> {
         .catch((error: unknown) =>
           log.error({ err: error }, 'Galerie: preparing image variants failed'),
         );
-    const buildLog = log.child({ part: 'build' });
-    const logBuild = (line: string) => buildLog.info(line);
     const versions = new ServedVersion({ site: app.site, dist });
+    const early = earlyBuild;
     let build = await oneBuilder(() =>
-      ensureBuild(db, { root, dist, siteUrl: config.siteUrl, log: logBuild }),
+      ensureBuild(db, {
+        root,
+        dist,
+        siteUrl: config.siteUrl,
+        log: logBuild,
+        ...(early && { early }),
+      }),
     );
+    earlyBuild = undefined;
     const loaded = await versions.serve(build.id, build.dir).catch((error: unknown) => {
       log.error({ err: error }, `Galerie: version ${build.id} cannot be loaded`);
       return false;
@@ -352,6 +371,7 @@ async function main(): Promise<void> {
       log.error({ err: error }, 'Galerie: making the setup link failed (retried every minute)'),
     );
   } catch (error) {
+    await earlyBuild?.abandon().catch(() => {});
     await handle?.close().catch(() => {});
     throw error;
   }

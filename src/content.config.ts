@@ -14,12 +14,32 @@ import { DEFAULT_SETTINGS, settingsSchema } from '#api/settings/index.ts';
 
 let snapshot: Promise<CatalogSnapshot> | undefined;
 
+/**
+ * The snapshot file's text, once the server has written it: a first start begins the build
+ * before it knows the catalogue (api/build/index.ts `startBuild`), and this is where the build
+ * waits. Bounded: the build stops if the server that started it is gone, or after 30 minutes.
+ */
+async function whenWritten(file: string): Promise<string> {
+  const parent = process.ppid;
+  const deadline = Date.now() + 30 * 60_000;
+  for (;;) {
+    try {
+      return await fs.readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (process.ppid !== parent || Date.now() > deadline)
+      throw new Error(`The catalogue snapshot ${file} was never written`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 function loadSnapshot(): Promise<CatalogSnapshot> {
   snapshot ??= (async () => {
     const file = process.env['GALERIE_CATALOG_SNAPSHOT'];
     // `astro check` only needs the collections' types: it never opens the database.
     if (file === 'defaults') return { artworks: [], settings: DEFAULT_SETTINGS };
-    if (file) return JSON.parse(await fs.readFile(file, 'utf8')) as CatalogSnapshot;
+    if (file) return JSON.parse(await whenWritten(file)) as CatalogSnapshot;
     const db = await getDb();
     await prepareDatabase(db, loadConfig());
     return catalogSnapshot(db);

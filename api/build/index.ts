@@ -181,7 +181,23 @@ export async function buildSnapshot(
   info: BuildInfo,
   options: BuildOptions,
 ): Promise<BuiltVersion> {
-  const started = performance.now();
+  return (await startBuild(options)).finish(snapshot, info);
+}
+
+/**
+ * A build whose `astro build` runs before its catalogue snapshot exists: its content loader waits
+ * for the snapshot file (src/content.config.ts), so the child's start — Node, Astro, Vite, the
+ * config — overlaps what the server still does before it knows the catalogue (a first start
+ * creating and seeding its database, issue 28 §2).
+ */
+export interface StartedBuild {
+  /** Hands the build its snapshot and waits for the version. */
+  finish(snapshot: CatalogSnapshot, info: BuildInfo): Promise<BuiltVersion>;
+  /** Stops a build that will not be needed after all. */
+  abandon(): Promise<void>;
+}
+
+export async function startBuild(options: BuildOptions): Promise<StartedBuild> {
   const { dist, root } = options;
   const id = newVersionId();
   const outDir = partialDir(dist, id);
@@ -189,7 +205,6 @@ export async function buildSnapshot(
   await fs.mkdir(path.dirname(outDir), { recursive: true });
   // Beside the output directory, not in it: astro build empties its outDir first.
   const snapshotFile = path.join(logsDir(dist), `${id}.snapshot.json`);
-  await fs.writeFile(snapshotFile, JSON.stringify(snapshot));
   // Astro keeps the content layer's entries in its cache folder (node_modules/.astro by default)
   // and merges what it finds there into the next build: two builds of one checkout at once (a
   // publish and `npm run build`, two servers of one checkout) would mix their catalogues. Each
@@ -207,74 +222,100 @@ export async function buildSnapshot(
       ? ['nice', ['-n', String(niceness), process.execPath, astroBin, 'build']]
       : [process.execPath, [astroBin, 'build']];
   const tail: string[] = [];
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(command, args, {
-        cwd: root,
-        env: {
-          ...process.env,
-          GALERIE_OUT_DIR: outDir,
-          GALERIE_CACHE_DIR: cacheDir,
-          // Compressed copies by content, shared by the builds of this dist folder.
-          GALERIE_COMPRESS_CACHE: path.join(dist, 'compressed'),
-          GALERIE_CATALOG_SNAPSHOT: snapshotFile,
-          PUBLIC_SITE_URL: info.siteUrl,
-          // The fixed costs of each publish's child (issue 27: change → visible ≤ 8 s): Node
-          // keeps the compiled code of Astro, Vite and Rolldown between builds instead of
-          // compiling them again, and Astro sends no usage data (nor waits for it at exit).
-          NODE_COMPILE_CACHE: process.env['NODE_COMPILE_CACHE'] || compileCacheDir(dist),
-          ASTRO_TELEMETRY_DISABLED: '1',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        signal: options.signal,
-      });
-      const onData = (chunk: Buffer) => {
-        logStream.write(chunk);
-        for (const line of chunk.toString().split('\n')) {
-          if (!line.trim()) continue;
-          log(line);
-          tail.push(line);
-          if (tail.length > 20) tail.shift();
-        }
-      };
-      child.stdout.on('data', onData);
-      child.stderr.on('data', onData);
-      child.on('error', reject);
-      child.on('close', (code, signal) => {
-        if (code === 0) resolve();
-        else {
-          const lastLine = lastMeaningfulLine(tail) ?? `astro build stopped (${signal ?? code})`;
-          reject(
-            new BuildError(
-              `astro build exited with code ${code ?? signal}:\n${tail.join('\n')}`,
-              lastLine,
-              logFile,
-            ),
-          );
-        }
-      });
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const done = new Promise<void>((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      env: {
+        ...process.env,
+        GALERIE_OUT_DIR: outDir,
+        GALERIE_CACHE_DIR: cacheDir,
+        // Compressed copies by content, shared by the builds of this dist folder.
+        GALERIE_COMPRESS_CACHE: path.join(dist, 'compressed'),
+        GALERIE_CATALOG_SNAPSHOT: snapshotFile,
+        PUBLIC_SITE_URL: options.siteUrl,
+        // The fixed costs of each publish's child (issue 27: change → visible ≤ 8 s): Node
+        // keeps the compiled code of Astro, Vite and Rolldown between builds instead of
+        // compiling them again, and Astro sends no usage data (nor waits for it at exit).
+        NODE_COMPILE_CACHE: process.env['NODE_COMPILE_CACHE'] || compileCacheDir(dist),
+        ASTRO_TELEMETRY_DISABLED: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      signal,
     });
-    await fs.writeFile(path.join(outDir, 'build-info.json'), JSON.stringify(info, null, 2));
-    await handOnIncrementalCache(dist, cacheDir);
-    const dir = completeVersion(dist, id);
-    writeCurrent(dist, id);
-    return {
-      id,
-      dir,
-      info,
-      ms: Math.round(performance.now() - started),
-      snapshotImages: snapshotImages(snapshot),
+    const onData = (chunk: Buffer) => {
+      logStream.write(chunk);
+      for (const line of chunk.toString().split('\n')) {
+        if (!line.trim()) continue;
+        log(line);
+        tail.push(line);
+        if (tail.length > 20) tail.shift();
+      }
     };
-  } catch (error) {
-    await fs.rm(outDir, { recursive: true, force: true });
-    if (error instanceof BuildError) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    throw new BuildError(`The build could not run: ${message}`, message, logFile);
-  } finally {
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve();
+      else {
+        const lastLine = lastMeaningfulLine(tail) ?? `astro build stopped (${signal ?? code})`;
+        reject(
+          new BuildError(
+            `astro build exited with code ${code ?? signal}:\n${tail.join('\n')}`,
+            lastLine,
+            logFile,
+          ),
+        );
+      }
+    });
+  });
+  done.catch(() => {});
+  const cleanUp = async () => {
     logStream.end();
     await fs.rm(snapshotFile, { force: true });
     await fs.rm(cacheDir, { recursive: true, force: true });
-  }
+  };
+  return {
+    async finish(snapshot, info) {
+      const handed = performance.now();
+      try {
+        if (info.siteUrl !== options.siteUrl)
+          throw new Error(`the build was started for ${options.siteUrl}, not ${info.siteUrl}`);
+        // Written whole, then named: the waiting loader never reads half a file.
+        await fs.writeFile(`${snapshotFile}.partial`, JSON.stringify(snapshot));
+        await fs.rename(`${snapshotFile}.partial`, snapshotFile);
+        await done;
+        await fs.writeFile(path.join(outDir, 'build-info.json'), JSON.stringify(info, null, 2));
+        await handOnIncrementalCache(dist, cacheDir);
+        const dir = completeVersion(dist, id);
+        writeCurrent(dist, id);
+        return {
+          id,
+          dir,
+          info,
+          // From the snapshot on: the time the site took to build once its catalogue was known.
+          ms: Math.round(performance.now() - handed),
+          snapshotImages: snapshotImages(snapshot),
+        };
+      } catch (error) {
+        await fs.rm(outDir, { recursive: true, force: true });
+        if (error instanceof BuildError) throw error;
+        const message = error instanceof Error ? error.message : String(error);
+        throw new BuildError(`The build could not run: ${message}`, message, logFile);
+      } finally {
+        await fs.rm(`${snapshotFile}.partial`, { force: true });
+        await cleanUp();
+      }
+    },
+    async abandon() {
+      stop.abort();
+      await done.catch(() => {});
+      await fs.rm(outDir, { recursive: true, force: true });
+      await cleanUp();
+      await fs.rm(logFile, { force: true });
+    },
+  };
 }
 
 /**
@@ -344,6 +385,8 @@ export interface EnsureBuildOptions extends BuildOptions {
    * another node built meanwhile is reused instead of built twice.
    */
   stale?: string | null;
+  /** A build started already (startBuild): finished when a build is needed, else abandoned. */
+  early?: StartedBuild;
 }
 
 export type EnsureBuildResult = BuiltVersion & { built: boolean; reason: string | null };
@@ -367,7 +410,8 @@ export async function ensureBuild(
   else if (current.sourceHash !== wanted.sourceHash) reason = 'the sources changed';
   else if (current.siteUrl !== wanted.siteUrl) reason = 'the site URL changed';
   else if (current.catalogHash !== wanted.catalogHash) reason = 'the catalogue changed';
-  if (!reason && currentId && current)
+  if (!reason && currentId && current) {
+    await options.early?.abandon();
     return {
       id: currentId,
       dir: versionDir(options.dist, currentId),
@@ -377,6 +421,8 @@ export async function ensureBuild(
       built: false,
       reason: null,
     };
+  }
   const info: BuildInfo = { ...wanted, builtAt: new Date().toISOString() };
-  return { ...(await buildSnapshot(snapshot, info, options)), built: true, reason };
+  const build = options.early ?? (await startBuild(options));
+  return { ...(await build.finish(snapshot, info)), built: true, reason };
 }

@@ -103,22 +103,50 @@ async function idOf(db: Executor, slug: string): Promise<number | null> {
   return row?.id ?? null;
 }
 
+/** The demo's images being rendered, started before the database is ready (startSeedRenders). */
+export interface SeedRenders {
+  catalogue: SeedCatalogue;
+  works: Map<string, Promise<RenderedWork>>;
+  portrait: Promise<Buffer>;
+}
+
+/**
+ * Starts rendering every image of the demo catalogue — the slow part of a first start, on every
+ * core — without the database: the server starts it before it opens a new embedded database,
+ * whose creation (PGlite's initdb, ≈ 4 s on one core) it then overlaps (issue 28 §2).
+ */
+export async function startSeedRenders(): Promise<SeedRenders> {
+  const catalogue = await readSeedCatalogue();
+  const works = new Map<string, Promise<RenderedWork>>();
+  const portrait = renderPortrait();
+  portrait.catch(() => {});
+  inParallel(catalogue.works, os.availableParallelism(), renderWork).forEach((render, index) =>
+    works.set(catalogue.works[index]!.slug, render),
+  );
+  return { catalogue, works, portrait };
+}
+
 export async function seedDemo(
   db: Database,
   storage: MediaStorage,
   catalogue?: SeedCatalogue,
+  early?: Promise<SeedRenders>,
 ): Promise<SeedResult> {
-  const { works } = catalogue ?? (await readSeedCatalogue());
+  // Renders started early are of the demo catalogue: not used when another is given.
+  const started = catalogue ? undefined : await early?.catch(() => undefined);
+  const { works } = catalogue ?? started?.catalogue ?? (await readSeedCatalogue());
   const existing = new Set(
     (await db.selectFrom('artworks').select('slug').execute()).map((row) => row.slug),
   );
   // Rendering is the slow part (≈0.3 s an image; 4.3 s for the demo one after the other): the
-  // works not seeded yet are rendered on every core at once, then stored and inserted one by one in
-  // the catalogue's order, as before.
-  const renders = new Map<string, Promise<RenderedWork>>();
+  // works not seeded yet are rendered on every core at once (or were already: `early`), then
+  // stored and inserted one by one in the catalogue's order, as before.
+  const renders = new Map<string, Promise<RenderedWork>>(started?.works);
   const toRender = works.filter(
     (work) =>
-      !existing.has(`${work.slug}-original`) || (work.print && !existing.has(`${work.slug}-print`)),
+      !renders.has(work.slug) &&
+      (!existing.has(`${work.slug}-original`) ||
+        (work.print && !existing.has(`${work.slug}-print`))),
   );
   inParallel(toRender, os.availableParallelism(), renderWork).forEach((render, index) =>
     renders.set(toRender[index]!.slug, render),
@@ -225,7 +253,7 @@ export async function seedDemo(
       }
     });
   }
-  await seedPortrait(db, storage);
+  await seedPortrait(db, storage, started?.portrait);
   const settingsInserted = await insertMissingDefaults(db);
   return { artworksInserted, settingsInserted };
 }
@@ -273,14 +301,19 @@ const PORTRAIT_ALT = {
 };
 
 /** The artist's portrait for the about page, unless the owner has chosen one already. */
-async function seedPortrait(db: Database, storage: MediaStorage): Promise<void> {
+async function seedPortrait(
+  db: Database,
+  storage: MediaStorage,
+  rendered?: Promise<Buffer>,
+): Promise<void> {
   const stored = await db
     .selectFrom('site_settings')
     .select('key')
     .where('key', '=', 'artist_portrait')
     .executeTakeFirst();
   if (stored) return;
-  const media = await storeMaster(db, storage, await renderPortrait(), PORTRAIT_ALT);
+  const bytes = (await rendered?.catch(() => undefined)) ?? (await renderPortrait());
+  const media = await storeMaster(db, storage, bytes, PORTRAIT_ALT);
   const portrait = {
     sha256: media.sha256,
     width: media.width,
@@ -295,22 +328,27 @@ async function seedPortrait(db: Database, storage: MediaStorage): Promise<void> 
 }
 
 /** First start: seed only a database that has never been seeded (no settings stored yet). */
-export async function seedIfEmpty(db: Database, storage: MediaStorage): Promise<SeedResult | null> {
+export async function seedIfEmpty(
+  db: Database,
+  storage: MediaStorage,
+  early?: Promise<SeedRenders>,
+): Promise<SeedResult | null> {
   const row = await db
     .selectFrom('site_settings')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   if (Number(row.n) > 0) return null;
-  return seedDemo(db, storage);
+  return seedDemo(db, storage, undefined, early);
 }
 
 /** What every process that owns the database does first: migrate, then seed a new database. */
 export async function prepareDatabase(
   db: Database,
   config: Pick<AppConfig, 'dataDir'>,
+  early?: Promise<SeedRenders>,
 ): Promise<{ migrations: string[]; seeded: SeedResult | null }> {
   const migrations = await migrateToLatest(db);
-  const seeded = await seedIfEmpty(db, diskStorage(path.join(config.dataDir, 'media')));
+  const seeded = await seedIfEmpty(db, diskStorage(path.join(config.dataDir, 'media')), early);
   invalidateSettings(db);
   return { migrations, seeded };
 }

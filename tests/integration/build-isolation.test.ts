@@ -14,6 +14,7 @@ import {
   buildInputs,
   buildSnapshot,
   catalogSnapshot,
+  startBuild,
   computeSourceHash,
   type CatalogSnapshot,
 } from '#api/build/index.ts';
@@ -166,5 +167,14 @@ describe.skipIf(testDbKind() !== 'pglite')('two builds at once', () => {
       'src/lib/catalog.ts',
       'src/lib/work-pages.ts',
     ]);
+  });
+
+  it('a build started early and not needed after all stops and leaves nothing', async () => {
+    const dist = path.join(shop.work, 'abandoned');
+    const started = await startBuild({ root, dist, siteUrl: shop.siteUrl, niceness: 0 });
+    await started.abandon();
+    expect(fs.readdirSync(path.join(dist, 'versions'))).toEqual([]);
+    expect(fs.readdirSync(path.join(dist, 'logs'))).toEqual([]);
+    expect(fs.existsSync(path.join(dist, 'current'))).toBe(false);
   });
 });

@@ -1,13 +1,14 @@
 // The demo catalogue matches storefront §3 (25 works; prints 350 € for the first five titles and
 // 420 € after; originals 4 100–34 000 €; some sold; low and empty print stock) and seeding twice
 // changes nothing.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listPublicArtworks } from '#api/catalog/index.ts';
-import { seedDemo, seedIfEmpty } from '#api/catalog/seed.ts';
+import { readSeedCatalogue, seedDemo, seedIfEmpty, startSeedRenders } from '#api/catalog/seed.ts';
 import { diskStorage } from '#api/media/storage.ts';
 import { DEFAULT_SETTINGS, getSettings } from '#api/settings/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -182,5 +183,68 @@ describe('demo seed', () => {
       open: '14:00',
       close: '18:00',
     });
+  });
+
+  // A first start renders the demo's images while PGlite creates the database (api/server.ts).
+  it('renders started before the database are the images a seed renders itself', async () => {
+    const early = await startSeedRenders();
+    const shas = async (render: Promise<Buffer>) =>
+      createHash('sha256')
+        .update(await render)
+        .digest('hex');
+    const made = [await shas(early.portrait)];
+    for (const render of early.works.values()) {
+      const { composition, views } = await render;
+      made.push(await shas(Promise.resolve(composition)));
+      for (const view of views) made.push(await shas(Promise.resolve(view)));
+    }
+    const stored = (await t.db.selectFrom('media').select('sha256').execute()).map((m) => m.sha256);
+    expect(made.sort()).toEqual(stored.sort());
+  });
+
+  it('a seed takes the renders started early instead of rendering again', async () => {
+    const other = await createTestDatabase();
+    const otherMedia = await fs.mkdtemp(path.join(os.tmpdir(), 'galerie-media-'));
+    try {
+      // Stand-ins of each image's size, plain grey: cheap to make, and told apart by their bytes.
+      const plain = (width: number, height: number, shade: number) =>
+        sharp({
+          create: { width, height, channels: 3, background: { r: shade, g: shade, b: shade } },
+        })
+          .jpeg()
+          .toBuffer();
+      const catalogue = await readSeedCatalogue();
+      const works = new Map<string, Promise<{ composition: Buffer; views: Buffer[] }>>();
+      catalogue.works.forEach((work, i) =>
+        works.set(
+          work.slug,
+          (async () => ({
+            composition: await plain(work.image.width, work.image.height, i),
+            views: await Promise.all(
+              (work.views ?? []).map((_, v) => plain(600, 600, 100 + i * 5 + v)),
+            ),
+          }))(),
+        ),
+      );
+      const portrait = plain(1200, 1500, 250);
+      const result = await seedIfEmpty(
+        other.db,
+        diskStorage(otherMedia),
+        Promise.resolve({ catalogue, works, portrait }),
+      );
+      expect(result?.artworksInserted).toBe(25);
+      const media = await other.db.selectFrom('media').select(['sha256', 'width']).execute();
+      expect(media).toHaveLength(19);
+      const given: Buffer[] = [await portrait];
+      for (const render of works.values()) {
+        const { composition, views } = await render;
+        given.push(composition, ...views);
+      }
+      const givenShas = given.map((b) => createHash('sha256').update(b).digest('hex'));
+      expect(media.map((m) => m.sha256).sort()).toEqual(givenShas.sort());
+    } finally {
+      await other.dispose();
+      await fs.rm(otherMedia, { recursive: true, force: true });
+    }
   });
 });
