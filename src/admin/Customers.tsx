@@ -6,7 +6,7 @@
 // query cache (src/admin/ui/paged-list.ts): the address keeps the search, sort and page, the first
 // view comes from the server (customers.astro), and a slow answer to an earlier search never
 // replaces a later one.
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type {
   CustomerListQuery,
   CustomerListView,
@@ -25,7 +25,7 @@ import {
   RefreshButton,
 } from './ui/kit.tsx';
 import Pager from './ui/Pager.tsx';
-import { usePagedList } from './ui/paged-list.ts';
+import { usePagedList, useTypedSearch } from './ui/paged-list.ts';
 import { CUSTOMERS_PAGE_SIZE } from '../schemas/admin-orders.ts';
 
 // A customer's detail (its erase form, the form library and the kernel's schemas) loads when it is
@@ -49,8 +49,6 @@ const EMPTY: CustomerListView = {
   customers: [],
   currency: 'EUR',
 };
-/** A short pause while typing before the server is asked. */
-const DEBOUNCE_MS = 300;
 const number = (n: number) => new Intl.NumberFormat('fr-FR').format(n);
 
 function Customers({ query: initialQuery, initial, initialError, texts }: Props) {
@@ -64,18 +62,9 @@ function Customers({ query: initialQuery, initial, initialError, texts }: Props)
     initialError,
     empty: EMPTY,
   });
-  const [search, setSearch] = useState(initialQuery.q);
+  const [search, setSearch] = useTypedSearch(query, setQuery);
   const [notice, setNotice] = useState<Banner | null>(null);
   const [detail, setDetail] = useState<string | null>(null);
-
-  // The search box waits for a pause in the typing.
-  useEffect(() => {
-    const timer = window.setTimeout(
-      () => setQuery((q) => (q.q === search ? q : { ...q, q: search, page: 1 })),
-      DEBOUNCE_MS,
-    );
-    return () => window.clearTimeout(timer);
-  }, [search, setQuery]);
 
   // §8: the message, and the figures and the list emptied rather than left stale.
   const banner: Banner | null = failure

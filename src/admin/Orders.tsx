@@ -5,7 +5,6 @@
 // number, refund all or some works, cancel, print the packing slip. Server state lives in the
 // query cache (./query.tsx): the first view is the one the Astro page read, each search its own
 // key, and a change invalidates what it touched. The address keeps the search, filter, sort, page.
-import { useEffect, useState } from 'react';
 import type { OrderList, OrderListQuery, OrderSort } from '../schemas/admin-orders.ts';
 import { useOrderDialogs } from './orders/dialogs.tsx';
 import { OrderCards, OrdersTable } from './orders/OrderRows.tsx';
@@ -13,7 +12,7 @@ import { defaultDir, searchOf } from './orders/query.ts';
 import Toolbar from './orders/Toolbar.tsx';
 import { adminKeys, withAdminQuery } from './query.tsx';
 import { Banners, translator, type Texts, EmptyState } from './ui/kit.tsx';
-import { usePagedList } from './ui/paged-list.ts';
+import { usePagedList, useTypedSearch } from './ui/paged-list.ts';
 import Pager from './ui/Pager.tsx';
 
 const EMPTY: OrderList = { total: 0, matching: 0, page: 1, pages: 1, orders: [] };
@@ -27,9 +26,6 @@ interface Props {
   texts: Texts;
 }
 
-/** A short pause while typing before the server is asked. */
-const DEBOUNCE_MS = 300;
-
 function Orders({ query: initialQuery, initial, initialError, texts }: Props) {
   const t = translator(texts);
   const { query, setQuery, list, failure, data, busy } = usePagedList<OrderListQuery, OrderList>({
@@ -41,18 +37,8 @@ function Orders({ query: initialQuery, initial, initialError, texts }: Props) {
     initialError,
     empty: EMPTY,
   });
-  const [search, setSearch] = useState(initialQuery.q);
+  const [search, setSearch] = useTypedSearch(query, setQuery);
   const { banner, choose, dialogs, pending, openDetail } = useOrderDialogs(t);
-
-  // The search box waits for a pause in the typing.
-  useEffect(() => {
-    if (search === query.q) return;
-    const timer = window.setTimeout(
-      () => setQuery((q) => ({ ...q, q: search, page: 1 })),
-      DEBOUNCE_MS,
-    );
-    return () => window.clearTimeout(timer);
-  }, [search, query.q, setQuery]);
 
   // §8: a failed read says so and empties the list; the next good read takes the message away.
   const orders = data.orders;

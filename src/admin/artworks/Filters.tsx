@@ -1,7 +1,7 @@
 // The works list's search, filters and view (back office §2; issue 27: 'Archivées'). The search
 // box answers at once; the query the list asks for follows a short pause while typing.
 import type { ArtworkListQuery } from '../../schemas/artworks.ts';
-import type { Translate } from '../ui/kit.tsx';
+import { SearchBox, type Translate } from '../ui/kit.tsx';
 
 export type Filter = Required<Pick<ArtworkListQuery, 'q'>> &
   Pick<ArtworkListQuery, 'category' | 'type'> & { archived: boolean };
@@ -43,16 +43,7 @@ export default function Filters({ filter, onChange, counts, t }: Props) {
         </button>
       </div>
       <div className="grid gap-2 sm:grid-cols-[1fr_auto_auto]">
-        <label className="block">
-          <span className="sr-only">{t('searchLabel')}</span>
-          <input
-            type="search"
-            value={filter.q}
-            placeholder={t('search')}
-            onChange={(e) => onChange({ q: e.target.value })}
-            className="block min-h-11 w-full rounded border border-field bg-white px-3"
-          />
-        </label>
+        <SearchBox t={t} value={filter.q} onChange={(q) => onChange({ q })} />
         <div className="flex gap-2">
           <label className="flex flex-1 items-center gap-2 text-sm">
             {t('category')}

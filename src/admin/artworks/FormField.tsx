@@ -1,7 +1,7 @@
 // One labelled field of the work form, registered with react-hook-form: its error (the kernel's
 // message key, or the server's words) under it, tied by aria-invalid and aria-describedby.
 import { get, type FieldPath, type UseFormReturn } from 'react-hook-form';
-import type { Translate } from '../ui/kit.tsx';
+import { FieldHint, FieldLabel, type Translate } from '../ui/kit.tsx';
 import type { WorkFormValues } from './form-values.ts';
 
 export const FIELD = 'mt-1 block min-h-11 w-full rounded border border-field bg-white px-3 py-2';
@@ -64,25 +64,13 @@ export default function FormField(props: Props) {
   };
   return (
     <div className={props.className}>
-      <label htmlFor={id} className="font-medium">
-        {label}
-        {required && (
-          <span aria-hidden="true" className="text-red-700">
-            {' '}
-            *
-          </span>
-        )}
-      </label>
+      <FieldLabel id={id} label={label} required={required} />
       {textarea ? (
         <textarea rows={4} {...control} />
       ) : (
         <input inputMode={inputMode} autoComplete="off" {...control} />
       )}
-      {hint && (
-        <p id={`${id}-hint`} className="mt-1 text-sm text-black/70">
-          {hint}
-        </p>
-      )}
+      <FieldHint id={id} hint={hint} />
       {error}
     </div>
   );

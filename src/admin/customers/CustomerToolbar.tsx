@@ -6,7 +6,7 @@ import {
   type CustomerSort,
 } from '../../schemas/admin-orders.ts';
 import type { CustomerListQuery } from '../../schemas/admin-customers.ts';
-import type { Translate } from '../ui/kit.tsx';
+import { SearchBox, type Translate } from '../ui/kit.tsx';
 import { COLUMN } from './CustomerList.tsx';
 
 const SELECT = 'min-h-11 rounded border border-field bg-white px-2 text-sm';
@@ -41,17 +41,7 @@ interface SearchProps {
 export function CustomerSearch({ t, search, onSearch, query, onQuery }: SearchProps) {
   return (
     <div className="grid gap-3 sm:grid-cols-[1fr_auto]">
-      <label className="block">
-        <span className="sr-only">{t('searchLabel')}</span>
-        <input
-          type="search"
-          value={search}
-          placeholder={t('search')}
-          maxLength={200}
-          onChange={(e) => onSearch(e.target.value)}
-          className="block min-h-11 w-full rounded border border-field bg-white px-3"
-        />
-      </label>
+      <SearchBox t={t} value={search} onChange={onSearch} />
       <label className="flex items-center gap-2 text-sm lg:hidden">
         {t('sortHint')}
         <select

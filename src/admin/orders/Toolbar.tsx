@@ -8,7 +8,7 @@ import {
   type OrderSort,
 } from '../../schemas/admin-orders.ts';
 import { FULFILMENT_LABELS } from '../../domain/order-status.ts';
-import { BUTTON, type Translate, RefreshButton } from '../ui/kit.tsx';
+import { BUTTON, type Translate, RefreshButton, SearchBox } from '../ui/kit.tsx';
 
 const SELECT = 'min-h-11 rounded border border-field bg-white px-2 text-sm';
 const SORT_COLUMN: Record<OrderSort, string> = {
@@ -44,17 +44,7 @@ export default function Toolbar({ t, total, refreshing, exportHref, search, quer
         </div>
       </div>
       <div className="grid gap-3 sm:grid-cols-[1fr_auto]">
-        <label className="block">
-          <span className="sr-only">{t('searchLabel')}</span>
-          <input
-            type="search"
-            value={search}
-            placeholder={t('search')}
-            maxLength={200}
-            onChange={(e) => on.onSearch(e.target.value)}
-            className="block min-h-11 w-full rounded border border-field bg-white px-3"
-          />
-        </label>
+        <SearchBox t={t} value={search} onChange={on.onSearch} />
         {/* Side by side, each label above its list on a phone; on one line with the search from a
             tablet on. */}
         <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap">

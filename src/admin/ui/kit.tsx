@@ -50,6 +50,63 @@ interface FieldProps {
   }) => ReactNode;
 }
 
+/** A field's label, with the red star of a required one. */
+export function FieldLabel({
+  id,
+  label,
+  required,
+}: {
+  id: string;
+  label: string;
+  required?: boolean | undefined;
+}) {
+  return (
+    <label htmlFor={id} className="font-medium">
+      {label}
+      {required && (
+        <span aria-hidden="true" className="text-red-700">
+          {' '}
+          *
+        </span>
+      )}
+    </label>
+  );
+}
+
+/** A field's hint under its control, named by the control's `aria-describedby`. */
+export function FieldHint({ id, hint }: { id: string; hint?: string | undefined }) {
+  return hint ? (
+    <p id={`${id}-hint`} className="mt-1 text-sm text-black/70">
+      {hint}
+    </p>
+  ) : null;
+}
+
+/** A list's search box (its label read by screen readers only). */
+export function SearchBox({
+  t,
+  value,
+  onChange,
+}: {
+  t: Translate;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className="block">
+      <span className="sr-only">{t('searchLabel')}</span>
+      <input
+        type="search"
+        value={value}
+        placeholder={t('search')}
+        maxLength={200}
+        onChange={(e) => onChange(e.target.value)}
+        className="block min-h-11 w-full rounded border border-field bg-white px-3"
+      />
+    </label>
+  );
+}
+
 export function Field({ path, label, hint, error, required, className, children }: FieldProps) {
   const id = fieldId(path);
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : '']
@@ -57,15 +114,7 @@ export function Field({ path, label, hint, error, required, className, children 
     .join(' ');
   return (
     <div className={className}>
-      <label htmlFor={id} className="font-medium">
-        {label}
-        {required && (
-          <span aria-hidden="true" className="text-red-700">
-            {' '}
-            *
-          </span>
-        )}
-      </label>
+      <FieldLabel id={id} label={label} required={required} />
       {children({
         id,
         name: path,
@@ -73,11 +122,7 @@ export function Field({ path, label, hint, error, required, className, children 
         'aria-describedby': described || undefined,
         required: required || undefined,
       })}
-      {hint && (
-        <p id={`${id}-hint`} className="mt-1 text-sm text-black/70">
-          {hint}
-        </p>
-      )}
+      <FieldHint id={id} hint={hint} />
       {error && (
         <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-800">
           {error}

@@ -5,7 +5,7 @@
 // the one the Astro page read on the server, and a page past the end (the list shrank) becomes the
 // last page the server answered with.
 import { keepPreviousData, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type Dispatch, type SetStateAction } from 'react';
 import { adminFetch, errorMessage } from '../query.tsx';
 
 interface Options<Q extends { page: number }, D extends { page: number }> {
@@ -65,4 +65,27 @@ export function usePagedList<Q extends { page: number }, D extends { page: numbe
   const failure = list.isError ? errorMessage(list.error) : list.data ? '' : initialError;
   const data = list.isError ? empty : (list.data ?? empty);
   return { query, setQuery, list, failure, data, busy: list.isFetching };
+}
+
+/** A short pause while typing before the server is asked. */
+const SEARCH_PAUSE_MS = 300;
+
+/**
+ * A list's search box: its text as typed, handed to the list's query (back on page 1) once the
+ * typing pauses.
+ */
+export function useTypedSearch<Q extends { page: number; q: string }>(
+  query: Q,
+  setQuery: Dispatch<SetStateAction<Q>>,
+): [string, (text: string) => void] {
+  const [search, setSearch] = useState(query.q);
+  useEffect(() => {
+    if (search === query.q) return;
+    const timer = window.setTimeout(
+      () => setQuery((q) => (q.q === search ? q : { ...q, q: search, page: 1 })),
+      SEARCH_PAUSE_MS,
+    );
+    return () => window.clearTimeout(timer);
+  }, [search, query.q, setQuery]);
+  return [search, setSearch];
 }
