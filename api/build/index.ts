@@ -299,6 +299,9 @@ export async function startBuild(options: BuildOptions): Promise<StartedBuild> {
           snapshotImages: snapshotImages(snapshot),
         };
       } catch (error) {
+        // A build still waiting for its snapshot, or still running, goes with it.
+        stop.abort();
+        await done.catch(() => {});
         await fs.rm(outDir, { recursive: true, force: true });
         if (error instanceof BuildError) throw error;
         const message = error instanceof Error ? error.message : String(error);
