@@ -505,7 +505,10 @@ export function createStripeEmulator(options: EmulatorOptions): StripeEmulator {
   return {
     secretKey,
     handle(req, res) {
-      const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+      // Every request of the shop passes here first: only ours pay for parsing the URL.
+      const raw = req.url ?? '/';
+      if (!raw.startsWith('/v1/') && !raw.startsWith('/emulator/')) return false;
+      const url = new URL(raw, 'http://emulator.invalid');
       if (url.pathname.startsWith('/v1/')) {
         serveApi(req, res, url).catch((error: unknown) => fail(res, error));
         return true;

@@ -13,7 +13,7 @@ import {
   TRUST_NOTHING,
   type TrustProxy,
 } from './client.ts';
-import { securityHeaders } from './headers.ts';
+import { securityHeaderList, securityHeaders } from './headers.ts';
 import type { BodyGate } from './body-gate.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, ERRORS, isConnectionError } from './errors.ts';
 import {
@@ -35,12 +35,15 @@ import type { StaticFiles } from './static-files.ts';
 export type { NodeHandler } from './site.ts';
 
 /** What the HTTP layer decides before anything is served (maintenance mode, api/http/maintenance.ts). */
-export type Gate = (
+export type Gate = ((
   req: IncomingMessage,
   res: ServerResponse,
   pathname: string,
   version: SiteVersion,
-) => Promise<'open' | 'answered' | 'notice'> | 'open' | 'answered' | 'notice';
+) => Promise<'open' | 'answered' | 'notice'> | 'open' | 'answered' | 'notice') & {
+  /** True when every request would be let through now, known without reading anything. */
+  openNow?: () => boolean;
+};
 
 export interface AppOptions {
   /** The served version, swapped by publishing; or a fixed one (tests). */
@@ -53,8 +56,14 @@ export interface AppOptions {
   health?: () => Promise<{ status: 'ok' | 'error' }>;
   gate?: Gate;
   /** Sees every request first, with its path (private visit counts, api/visits): must be cheap
-   * and never throw; it may listen for the response's end. */
-  observe?: (req: IncomingMessage, res: ServerResponse, pathname: string) => void;
+   * and never throw; it may listen for the response's end. A built file's answer, whose headers
+   * are not kept in the response, gives its Content-Type. */
+  observe?: (
+    req: IncomingMessage,
+    res: ServerResponse,
+    pathname: string,
+    contentType?: string,
+  ) => void;
   /** GET /api/availability from memory (api/catalog/availability-cache.ts); every unsafe
    * request invalidates it once answered. */
   availability?: {
@@ -111,6 +120,15 @@ export function fixedSite(staticFiles: StaticFiles, handler: NodeHandler): LiveS
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** A request on its way through the layer, once its path and client are known. */
+interface Request {
+  req: IncomingMessage;
+  res: ServerResponse;
+  pathname: string;
+  client: ReturnType<ReturnType<typeof clientResolver>>;
+  maxBody: number;
+}
+
 export function createGalerieServer(options: AppOptions): GalerieServer {
   const { before, health, gate, observe, availability } = options;
   const site =
@@ -139,10 +157,15 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
     json(res, 404, { error: { code: 'not_found', message: 'Not found' } });
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  // A request is answered synchronously as far as it can be: a built file, when nothing on its
+  // way needs the database, is written within the same turn that read the request (no promise,
+  // no microtask, no version held in flight: its bytes are in memory and the write keeps them).
+  const handle = (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     securityHeaders(res, { siteUrl: options.siteUrl ?? '' });
     if (draining.value) res.setHeader('Connection', 'close');
-    const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const pathname = query === -1 ? url : url.slice(0, query);
     // The client, resolved once (TRUST_PROXY): visit counts read it here, Astro in `locals`.
     const client = resolveClient(req);
     attachClient(req, client);
@@ -160,27 +183,35 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
       refuseBody(req, res);
       return;
     }
-    if (hasBody(req)) {
-      // Who may send it, then whether there is room for it: both before a byte is read.
-      const refused = await options.bodyGate?.(req, pathname);
-      if (refused) {
-        refuseUnread(req, res, refused.status, JSON.stringify({ error: refused }));
-        return;
-      }
-      const declared = req.headers['content-length'];
-      if (!budget.reserve(declared === undefined ? maxBody : Number(declared), res)) {
-        log.warn(`Refused a body on ${pathname}: ${budget.inUse} bytes of bodies being read`);
-        refuseUnread(req, res, 503, BUSY, { 'Retry-After': '5' });
-        return;
-      }
+    const request: Request = { req, res, pathname, client, maxBody };
+    if (hasBody(req))
+      return admitBody(request).then((admitted) => (admitted ? route(request) : undefined));
+    return route(request);
+  };
+
+  /** Who may send a body, then whether there is room for it: both before a byte is read. */
+  const admitBody = async ({ req, res, pathname, maxBody }: Request): Promise<boolean> => {
+    const refused = await options.bodyGate?.(req, pathname);
+    if (refused) {
+      refuseUnread(req, res, refused.status, JSON.stringify({ error: refused }));
+      return false;
     }
+    const declared = req.headers['content-length'];
+    if (!budget.reserve(declared === undefined ? maxBody : Number(declared), res)) {
+      log.warn(`Refused a body on ${pathname}: ${budget.inUse} bytes of bodies being read`);
+      refuseUnread(req, res, 503, BUSY, { 'Retry-After': '5' });
+      return false;
+    }
+    return true;
+  };
+
+  const route = (request: Request): void | Promise<void> => {
+    const { req, res, pathname } = request;
     if (health && pathname === '/api/health') {
-      const result = await health();
-      json(res, result.status === 'ok' ? 200 : 503, result);
-      return;
+      return health().then((result) => json(res, result.status === 'ok' ? 200 : 503, result));
     }
     if (before?.(req, res)) return;
-    const version = site.acquire(res);
+    const version = site.peek();
     if (!version) {
       // Listening before the first version is loaded: say so instead of refusing connections.
       json(
@@ -191,7 +222,20 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
       );
       return;
     }
-    const decision = gate ? await gate(req, res, pathname, version) : 'open';
+    const decision = gate ? gate(req, res, pathname, version) : 'open';
+    if (typeof decision === 'string') return answer(request, version, decision, false);
+    // The gate reads the database: the version stays in use until the answer is finished.
+    const held = site.acquire(res) ?? version;
+    return decision.then((decided) => answer(request, held, decided, true));
+  };
+
+  const answer = (
+    request: Request,
+    version: SiteVersion,
+    decision: 'open' | 'answered' | 'notice',
+    held: boolean,
+  ): void | Promise<void> => {
+    const { req, res, pathname, client, maxBody } = request;
     if (decision === 'answered') return;
     // An overlay link of the gallery from before the works had pages (issue 25): to the page.
     const workPage =
@@ -213,8 +257,7 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
       pathname === '/api/availability' &&
       (req.method === 'GET' || req.method === 'HEAD')
     ) {
-      await availability.serve(req, res);
-      return;
+      return availability.serve(req, res);
     }
     const alias = aliasTarget(req.url ?? '/');
     if (alias && (req.method === 'GET' || req.method === 'HEAD')) {
@@ -222,6 +265,20 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
       res.end();
       return;
     }
+    // Astro's handler may read its server files long after this turn: the version stays in use
+    // (never pruned from disk) until the answer is finished.
+    if (!held) site.acquire(res);
+    return render(req, res, pathname, client, maxBody, version);
+  };
+
+  const render = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    pathname: string,
+    client: Request['client'],
+    maxBody: number,
+    version: SiteVersion,
+  ): Promise<void> => {
     if (hasUndeclaredBody(req)) {
       // Astro takes a body already read (`req.body`) as it is.
       const body = await readUndeclaredBody(req, maxBody);
@@ -271,15 +328,44 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
     else res.destroy();
   };
 
+  // The static path (issue 28): a built file asked for plainly — GET or HEAD, no query, no body,
+  // no condition — while the gate is open is answered here, before anything else is set up, with
+  // its headers written in one list. Anything else takes the whole way below, which answers such a
+  // request the same.
+  const common = securityHeaderList({ siteUrl: options.siteUrl ?? '' });
+  const serveBuilt = (req: IncomingMessage, res: ServerResponse, reqId: string): boolean => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    const url = req.url ?? '/';
+    if (url.includes('?') || hasBody(req) || req.headers['if-none-match'] !== undefined)
+      return false;
+    const version = site.peek();
+    if (!version || (gate && !gate.openNow?.())) return false;
+    const file = version.staticFiles.lookup(url);
+    if (!file) return false;
+    attachClient(req, resolveClient(req));
+    observe?.(req, res, url, file.type);
+    version.staticFiles.sendBuilt(req, res, file, common, reqId, draining.value);
+    return true;
+  };
+
   const server = http.createServer((req, res) => {
     // One id per request: on every line logged while answering it (api/log.ts), and in the answer.
     const reqId = newRequestId();
+    try {
+      if (serveBuilt(req, res, reqId)) return;
+    } catch (error) {
+      fail(req, res, (req.url ?? '/').split('?')[0] ?? '/', error);
+      return;
+    }
     res.setHeader('X-Request-Id', reqId);
-    void runInRequest(reqId, () =>
-      handle(req, res).catch((error: unknown) =>
-        fail(req, res, (req.url ?? '/').split('?')[0] ?? '/', error),
-      ),
-    );
+    const failed = (error: unknown) => fail(req, res, (req.url ?? '/').split('?')[0] ?? '/', error);
+    runInRequest(reqId, () => {
+      try {
+        handle(req, res)?.catch(failed);
+      } catch (error) {
+        failed(error);
+      }
+    });
   });
   // `Expect: 100-continue` (curl above 1 MB): a body too large is refused before it is sent.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {

@@ -88,12 +88,26 @@ export interface SecurityHeadersConfig {
   siteUrl: string;
 }
 
+/**
+ * The headers every response carries but its policy, as a flat list of names and values (what
+ * Node's `writeHead` takes): the built files' answers write them at once with their own.
+ */
+export function securityHeaderList(config: SecurityHeadersConfig): readonly string[] {
+  return [
+    'X-Content-Type-Options',
+    'nosniff',
+    'Referrer-Policy',
+    'strict-origin-when-cross-origin',
+    // For browsers that predate `frame-ancestors`; the CSP wins where both are understood.
+    'X-Frame-Options',
+    'DENY',
+    ...(/^https:\/\//i.test(config.siteUrl) ? ['Strict-Transport-Security', HSTS] : []),
+  ];
+}
+
 /** Sets the headers every response carries; anything answering later may add its own. */
 export function securityHeaders(res: ServerResponse, config: SecurityHeadersConfig): void {
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-  // For browsers that predate `frame-ancestors`; the CSP wins where both are understood.
-  res.setHeader('X-Frame-Options', 'DENY');
+  const list = securityHeaderList(config);
+  for (let i = 0; i < list.length; i += 2) res.setHeader(list[i] ?? '', list[i + 1] ?? '');
   res.setHeader('Content-Security-Policy', HEADER_POLICY);
-  if (/^https:\/\//i.test(config.siteUrl)) res.setHeader('Strict-Transport-Security', HSTS);
 }

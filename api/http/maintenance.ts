@@ -54,13 +54,23 @@ export async function isAdminRequest(
 }
 
 export function maintenanceGate(db: Database, siteUrl = ''): Gate {
-  return async (req, res, pathname, version) => {
+  const decide = async (
+    ...[req, res, pathname, version]: Parameters<Gate>
+  ): Promise<'open' | 'answered' | 'notice'> => {
     const settings = peekSettings(db) ?? (await liveSettings(db));
     if (!settings.site_maintenance || isOpenDuringMaintenance(pathname)) return 'open';
     if (await isAdminRequest(db, req, siteUrl)) return 'notice';
     answerMaintenance(req, res, pathname, version.staticFiles.lookup('/maintenance'));
     return 'answered';
   };
+  // Open at once, without a promise, while the settings in memory say there is no maintenance:
+  // the static path then answers in the turn that read the request (api/http/app.ts).
+  const openNow = () => peekSettings(db)?.site_maintenance === false;
+  return Object.assign(
+    (...[req, res, pathname, version]: Parameters<Gate>) =>
+      openNow() ? ('open' as const) : decide(req, res, pathname, version),
+    { openNow },
+  );
 }
 
 function answerMaintenance(

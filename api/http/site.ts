@@ -138,6 +138,11 @@ export class LiveSite {
     return [...this.inFlight.keys()];
   }
 
+  /** The version served now, not counted in flight: for an answer written in this turn. */
+  peek(): SiteVersion | null {
+    return this.current;
+  }
+
   /** Runs `use` on the current version, counted in flight until the response is finished. */
   acquire(res: ServerResponse): SiteVersion | null {
     const version = this.current;

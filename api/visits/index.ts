@@ -87,11 +87,11 @@ export class VisitCounter {
   }
 
   /** Called once per request before it is answered: a few header checks, nothing else. */
-  observe(req: IncomingMessage, res: ServerResponse, pathname: string): void {
+  observe(req: IncomingMessage, res: ServerResponse, pathname: string, contentType?: string): void {
     if (this.#stopped) return;
     try {
       if (mayBeView(req.method, pathname, req.headers))
-        res.on('finish', () => this.#finished(req, res, pathname)); // emitted once
+        res.on('finish', () => this.#finished(req, res, pathname, contentType)); // emitted once
     } catch (error) {
       this.#log(`Galerie: visit counting skipped a request: ${String(error)}`);
     }
@@ -118,9 +118,15 @@ export class VisitCounter {
     await this.flush();
   }
 
-  #finished(req: IncomingMessage, res: ServerResponse, pathname: string): void {
+  /** `contentType`: what the HTTP layer answered, when the response does not keep its headers. */
+  #finished(
+    req: IncomingMessage,
+    res: ServerResponse,
+    pathname: string,
+    contentType?: string,
+  ): void {
     try {
-      if (!isPageResponse(res.statusCode, res.getHeader('content-type'))) return;
+      if (!isPageResponse(res.statusCode, contentType ?? res.getHeader('content-type'))) return;
       const path = countedPath(pathname);
       if (path === null) return;
       const now = this.#now();

@@ -662,6 +662,8 @@ describe('what a save changes acts on the next request', () => {
       expect(await get('/gallery')).toEqual({ status: 200, text: 'open' });
       expect((await save({ site_maintenance: true })).status).toBe(200);
       expect(peekSettings(t.db)?.site_maintenance).toBe(true);
+      // The HTTP layer answers built files before the gate only while it is open now.
+      expect(gate.openNow?.()).toBe(false);
       expect(await get('/gallery')).toEqual({ status: 503, text: '<h1>Site en maintenance</h1>' });
       expect((await get('/api/cart')).status).toBe(503);
       expect(await get('/admin/settings')).toEqual({ status: 200, text: 'open' });
@@ -672,6 +674,7 @@ describe('what a save changes acts on the next request', () => {
       });
       expect((await save({ site_maintenance: false })).status).toBe(200);
       expect(peekSettings(t.db)?.site_maintenance).toBe(false);
+      expect(gate.openNow?.()).toBe(true);
       expect(await get('/gallery')).toEqual({ status: 200, text: 'open' });
     } finally {
       await new Promise((resolve) => site.close(resolve));

@@ -92,7 +92,8 @@ describe('visit counts through the real server', () => {
     app = createGalerieServer({
       staticFiles: await StaticFiles.load(dir),
       handler,
-      observe: (req, res, pathname) => counter.observe(req, res, pathname),
+      observe: (req, res, pathname, contentType) =>
+        counter.observe(req, res, pathname, contentType),
     });
     await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
