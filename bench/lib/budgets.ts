@@ -33,7 +33,10 @@ export interface Budgets {
   serving: {
     page: string;
     assetCacheControl: string;
+    /** Issue 28: ours gzip ÷ nginx gzip on the same files, same pinning, same run. */
     minThroughputRatioGzip: number;
+    /** Issue 28: p99 of our static page at the wrk connections below. */
+    maxP99Ms: number;
     wrk: {
       threads: number;
       connections: number;
@@ -66,6 +69,7 @@ const REQUIRED = [
   'serving.page',
   'serving.assetCacheControl',
   'serving.minThroughputRatioGzip',
+  'serving.maxP99Ms',
   ...['threads', 'connections', 'durationSeconds', 'warmupSeconds', 'rounds', 'quickRounds'].map(
     (k) => `serving.wrk.${k}`,
   ),

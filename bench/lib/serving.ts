@@ -300,6 +300,17 @@ export async function measureThroughput(
       ratioCheck('throughput, ours gzip / nginx gzip', ratioGzip, true),
       ratioCheck('throughput, ours br / nginx gzip', ratioBr, false),
     ];
+    const maxP99 = budgets.serving.maxP99Ms;
+    for (const r of runs.filter((run) => run.label === 'Galerie')) {
+      checks.push({
+        section: SECTION,
+        item: `p99 latency, ours ${r.acceptEncoding} (${budgets.serving.wrk.connections} connections)`,
+        figure: r.latencyP99Ms === null ? 'n/a' : `${r.latencyP99Ms.toFixed(2)} ms`,
+        budget: `≤ ${maxP99} ms`,
+        status: r.latencyP99Ms === null ? 'n/a' : r.latencyP99Ms <= maxP99 ? 'pass' : 'fail',
+        value: r.latencyP99Ms,
+      });
+    }
     // A comparison of unequal responses (errors, or no compression) would mean nothing.
     for (const r of runs) {
       const expected = r.acceptEncoding;
