@@ -16,30 +16,14 @@ import { adminKeys, withAdminQuery } from './query.tsx';
 import { CustomerCards, CustomerTable } from './customers/CustomerList.tsx';
 import { CustomerSearch, CustomerStats } from './customers/CustomerToolbar.tsx';
 import { searchOf } from './customers/query.ts';
-import {
-  Banners,
-  translator,
-  type Banner,
-  type Texts,
-  EmptyState,
-  RefreshButton,
-} from './ui/kit.tsx';
+import { Banners, translator, type Banner, EmptyState, RefreshButton } from './ui/kit.tsx';
 import Pager from './ui/Pager.tsx';
-import { usePagedList, useTypedSearch } from './ui/paged-list.ts';
+import { useSearchedList, type ListScreenProps } from './ui/paged-list.ts';
 import { CUSTOMERS_PAGE_SIZE } from '../schemas/admin-orders.ts';
 
 // A customer's detail (its erase form, the form library and the kernel's schemas) loads when it is
 // first opened, keeping the list within the back office's script budget (bench/admin.ts).
 const CustomerDetail = lazy(() => import('./customers/CustomerDetail.tsx'));
-
-interface Props {
-  query: CustomerListQuery;
-  /** null when the server could not read them: the §8 error shows while the screen asks again. */
-  initial: CustomerListView | null;
-  /** The server's error message for the first view. */
-  initialError: string;
-  texts: Texts;
-}
 
 const EMPTY: CustomerListView = {
   stats: { total: 0, withOrders: 0, newThisMonth: 0 },
@@ -51,18 +35,12 @@ const EMPTY: CustomerListView = {
 };
 const number = (n: number) => new Intl.NumberFormat('fr-FR').format(n);
 
-function Customers({ query: initialQuery, initial, initialError, texts }: Props) {
-  const t = translator(texts);
-  const { query, setQuery, list, failure, data, busy } = usePagedList({
-    keys: adminKeys.customers,
-    endpoint: '/api/admin/customers',
-    searchOf,
-    initialQuery,
-    initialData: initial,
-    initialError,
-    empty: EMPTY,
-  });
-  const [search, setSearch] = useTypedSearch(query, setQuery);
+function Customers(props: ListScreenProps<CustomerListQuery, CustomerListView>) {
+  const t = translator(props.texts);
+  const { query, setQuery, toPage, list, failure, data, busy, search, setSearch } = useSearchedList(
+    { keys: adminKeys.customers, endpoint: '/api/admin/customers', searchOf, empty: EMPTY },
+    props,
+  );
   const [notice, setNotice] = useState<Banner | null>(null);
   const [detail, setDetail] = useState<string | null>(null);
 
@@ -110,13 +88,7 @@ function Customers({ query: initialQuery, initial, initialError, texts }: Props)
 
       {/* §9: pagination only when there are more than 10. */}
       {data.matching > CUSTOMERS_PAGE_SIZE && (
-        <Pager
-          t={t}
-          page={data.page}
-          pages={data.pages}
-          busy={busy}
-          onPage={(page) => setQuery((q) => ({ ...q, page }))}
-        />
+        <Pager t={t} page={data.page} pages={data.pages} busy={busy} onPage={toPage} />
       )}
 
       {detail && (

@@ -15,24 +15,10 @@ import type {
 import MessageItem from './messages/MessageItem.tsx';
 import { messagesSearch, useMarkRead } from './messages/query.ts';
 import { adminKeys, errorMessage, withAdminQuery } from './query.tsx';
-import {
-  Banners,
-  translator,
-  type Banner,
-  type Texts,
-  EmptyState,
-  RefreshButton,
-} from './ui/kit.tsx';
+import { Banners, translator, type Banner, EmptyState, RefreshButton } from './ui/kit.tsx';
 import Pager from './ui/Pager.tsx';
-import { usePagedList } from './ui/paged-list.ts';
-
-interface Props {
-  query: MessageListQuery;
-  /** null when the server could not read them: the error shows while the screen asks again. */
-  initial: MessageList | null;
-  initialError: string;
-  texts: Texts;
-}
+import ToggleGroup from './ui/ToggleGroup.tsx';
+import { usePagedList, type ListScreenProps } from './ui/paged-list.ts';
 
 const EMPTY: MessageList = {
   messages: [],
@@ -44,17 +30,17 @@ const EMPTY: MessageList = {
 };
 const number = (n: number) => new Intl.NumberFormat('fr-FR').format(n);
 
-function Messages({ query: initialQuery, initial, initialError, texts }: Props) {
-  const t = translator(texts);
-  const { query, setQuery, list, failure, data, busy } = usePagedList({
-    keys: adminKeys.messages,
-    endpoint: '/api/admin/messages',
-    searchOf: messagesSearch,
-    initialQuery,
-    initialData: initial,
-    initialError,
-    empty: EMPTY,
-  });
+function Messages(props: ListScreenProps<MessageListQuery, MessageList>) {
+  const t = translator(props.texts);
+  const { query, setQuery, toPage, list, failure, data, busy } = usePagedList(
+    {
+      keys: adminKeys.messages,
+      endpoint: '/api/admin/messages',
+      searchOf: messagesSearch,
+      empty: EMPTY,
+    },
+    props,
+  );
   const markRead = useMarkRead();
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
 
@@ -86,23 +72,14 @@ function Messages({ query: initialQuery, initial, initialError, texts }: Props) 
   return (
     <div className="space-y-5" aria-busy={busy || undefined}>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <div
-          role="group"
-          aria-label={t('filterLabel')}
+        <ToggleGroup
+          label={t('filterLabel')}
+          options={filters}
+          value={query.filter}
+          onChoose={(filter) => setQuery({ filter, page: 1 })}
           className="inline-flex rounded border border-black/20 bg-white p-0.5"
-        >
-          {filters.map(([filter, label]) => (
-            <button
-              key={filter}
-              type="button"
-              aria-pressed={query.filter === filter}
-              onClick={() => setQuery({ filter, page: 1 })}
-              className="min-h-11 rounded px-4 text-sm hover:bg-black/5 aria-pressed:bg-ink aria-pressed:text-white"
-            >
-              {label}
-            </button>
-          ))}
-        </div>
+          buttonClassName="min-h-11 rounded px-4 text-sm hover:bg-black/5 aria-pressed:bg-ink aria-pressed:text-white"
+        />
         <RefreshButton t={t} busy={busy} onRefresh={() => void list.refetch()} />
       </div>
 
@@ -129,15 +106,7 @@ function Messages({ query: initialQuery, initial, initialError, texts }: Props) 
         </ul>
       )}
 
-      {data.pages > 1 && (
-        <Pager
-          t={t}
-          page={data.page}
-          pages={data.pages}
-          busy={busy}
-          onPage={(page) => setQuery((q) => ({ ...q, page }))}
-        />
-      )}
+      <Pager t={t} page={data.page} pages={data.pages} busy={busy} onPage={toPage} />
     </div>
   );
 }

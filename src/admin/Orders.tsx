@@ -11,33 +11,18 @@ import { OrderCards, OrdersTable } from './orders/OrderRows.tsx';
 import { defaultDir, searchOf } from './orders/query.ts';
 import Toolbar from './orders/Toolbar.tsx';
 import { adminKeys, withAdminQuery } from './query.tsx';
-import { Banners, translator, type Texts, EmptyState } from './ui/kit.tsx';
-import { usePagedList, useTypedSearch } from './ui/paged-list.ts';
+import { Banners, translator, EmptyState } from './ui/kit.tsx';
+import { useSearchedList, type ListScreenProps } from './ui/paged-list.ts';
 import Pager from './ui/Pager.tsx';
 
 const EMPTY: OrderList = { total: 0, matching: 0, page: 1, pages: 1, orders: [] };
 
-interface Props {
-  query: OrderListQuery;
-  /** null when the server could not read them: the §8 error shows, 'Actualiser' tries again. */
-  initial: OrderList | null;
-  /** The server's error message for the first view. */
-  initialError: string;
-  texts: Texts;
-}
-
-function Orders({ query: initialQuery, initial, initialError, texts }: Props) {
-  const t = translator(texts);
-  const { query, setQuery, list, failure, data, busy } = usePagedList<OrderListQuery, OrderList>({
-    keys: adminKeys.orders,
-    endpoint: '/api/admin/orders',
-    searchOf,
-    initialQuery,
-    initialData: initial,
-    initialError,
-    empty: EMPTY,
-  });
-  const [search, setSearch] = useTypedSearch(query, setQuery);
+function Orders(props: ListScreenProps<OrderListQuery, OrderList>) {
+  const t = translator(props.texts);
+  const { query, setQuery, toPage, list, failure, data, busy, search, setSearch } = useSearchedList(
+    { keys: adminKeys.orders, endpoint: '/api/admin/orders', searchOf, empty: EMPTY },
+    props,
+  );
   const { banner, choose, dialogs, pending, openDetail } = useOrderDialogs(t);
 
   // §8: a failed read says so and empties the list; the next good read takes the message away.
@@ -90,15 +75,7 @@ function Orders({ query: initialQuery, initial, initialError, texts }: Props) {
           <OrderCards {...rows} />
         </>
       )}
-      {data.pages > 1 && (
-        <Pager
-          t={t}
-          page={query.page}
-          pages={data.pages}
-          busy={busy}
-          onPage={(page) => setQuery((q) => ({ ...q, page }))}
-        />
-      )}
+      <Pager t={t} page={query.page} pages={data.pages} busy={busy} onPage={toPage} />
       {dialogs}
     </div>
   );

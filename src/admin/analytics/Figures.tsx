@@ -5,6 +5,7 @@ import type { Analytics } from '../../schemas/analytics.ts';
 import { formatWholeMoney } from '../../domain/money.ts';
 import type { Translate } from '../ui/kit.tsx';
 import { CONVERSION_MIN_VISITORS, conversionText, formatChange, type Trend } from './format.ts';
+import Section from '../ui/Section.tsx';
 
 const TREND_STYLE: Record<Trend, { arrow: string; className: string }> = {
   up: { arrow: '▲', className: 'bg-green-50 text-green-800' },
@@ -21,10 +22,7 @@ export function SalesCards({ t, data }: { t: Translate; data: Analytics }) {
     [t('average'), eur(summary.averageCents), change.average, eur(previous.averageCents)],
   ];
   return (
-    <section aria-labelledby="analytics-summary">
-      <h2 id="analytics-summary" className="sr-only">
-        {t('summary')}
-      </h2>
+    <Section id="analytics-summary" title={t('summary')} heading="sr-only">
       <dl className="grid grid-cols-2 gap-3 lg:grid-cols-3">
         {cards.map(([label, value, percent, before], index) => {
           const shown = formatChange(percent);
@@ -55,7 +53,7 @@ export function SalesCards({ t, data }: { t: Translate; data: Analytics }) {
         })}
       </dl>
       <p className="mt-2 text-xs text-black/70">{t('salesNote')}</p>
-    </section>
+    </Section>
   );
 }
 
@@ -81,10 +79,7 @@ export function CustomerFigures(props: {
   const visitors = count('customers.visitors', customers.visitors);
   const enough = customers.visitors >= CONVERSION_MIN_VISITORS;
   return (
-    <section aria-labelledby="analytics-customers">
-      <h2 id="analytics-customers" className="font-serif text-xl">
-        {t('customers.title')}
-      </h2>
+    <Section id="analytics-customers" title={t('customers.title')}>
       <dl className="mt-3 grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Figure label={t('customers.total')} value={String(customers.total)} />
         <Figure
@@ -117,6 +112,6 @@ export function CustomerFigures(props: {
           {t('customers.privacyLink')}
         </a>
       </p>
-    </section>
+    </Section>
   );
 }

@@ -2,7 +2,8 @@
 // 1 an) and 'Actualiser'. A phone: the dates and 'Actualiser' on one line, the switch across the
 // width below; wider: dates, switch, and 'Actualiser' at the far end.
 import { ANALYTICS_PERIODS, PERIOD_LABELS, type AnalyticsPeriod } from '../../schemas/analytics.ts';
-import type { Translate } from '../ui/kit.tsx';
+import { RefreshButton, type Translate } from '../ui/kit.tsx';
+import ToggleGroup from '../ui/ToggleGroup.tsx';
 
 interface Props {
   t: Translate;
@@ -16,31 +17,20 @@ export default function PeriodBar({ t, dates, period, loading, onLoad }: Props) 
   return (
     <div className="flex flex-wrap items-center gap-3">
       <p className="order-1 flex-1 text-sm text-black/70 empty:hidden sm:flex-none">{dates}</p>
-      <div
-        role="group"
-        aria-label={t('period')}
+      <ToggleGroup
+        label={t('period')}
+        options={ANALYTICS_PERIODS.map((value) => [value, PERIOD_LABELS[value]] as const)}
+        value={period}
+        onChoose={onLoad}
         className="order-3 flex w-full rounded-lg border border-black/20 bg-white p-0.5 sm:order-2 sm:w-auto"
-      >
-        {ANALYTICS_PERIODS.map((value) => (
-          <button
-            key={value}
-            type="button"
-            aria-pressed={period === value}
-            onClick={() => onLoad(value)}
-            className="min-h-11 min-w-11 flex-1 rounded-md px-3 text-sm whitespace-nowrap hover:bg-black/5 aria-pressed:bg-ink aria-pressed:text-white aria-pressed:hover:bg-ink sm:flex-none"
-          >
-            {PERIOD_LABELS[value]}
-          </button>
-        ))}
-      </div>
-      <button
-        type="button"
-        onClick={() => onLoad(period)}
-        disabled={loading}
-        className="order-2 ml-auto min-h-11 rounded border border-black/20 bg-white px-4 text-sm hover:bg-black/5 disabled:opacity-60 sm:order-3"
-      >
-        {loading ? t('refreshing') : t('refresh')}
-      </button>
+        buttonClassName="min-h-11 min-w-11 flex-1 rounded-md px-3 text-sm whitespace-nowrap hover:bg-black/5 aria-pressed:bg-ink aria-pressed:text-white aria-pressed:hover:bg-ink sm:flex-none"
+      />
+      <RefreshButton
+        t={t}
+        busy={loading}
+        onRefresh={() => onLoad(period)}
+        className="order-2 ml-auto sm:order-3"
+      />
     </div>
   );
 }

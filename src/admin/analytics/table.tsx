@@ -1,11 +1,13 @@
 // The analytics screen's table cells and its two works tables ('Œuvres les plus vendues', 'Œuvres
 // les plus vues'), each a section titled like its chart neighbours.
 import type { ReactNode } from 'react';
+import { BODY_ROW, HEAD_ROW } from '../ui/table.tsx';
 
 export const CELL = 'px-2 py-2 sm:px-3';
 export const NUMBER = 'px-2 py-2 text-right whitespace-nowrap tabular-nums sm:px-3';
-export const HEAD = 'border-b border-black/10 bg-black/[0.03]';
-export const ROW = 'border-b border-black/5 last:border-0';
+/** The back office's table rows (src/admin/ui/table.tsx), for the rows this screen draws itself. */
+export const HEAD = HEAD_ROW;
+export const ROW = BODY_ROW;
 
 export function EmptyRow({ columns, children }: { columns: number; children: ReactNode }) {
   return (

@@ -5,7 +5,7 @@ import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useRef } from 'react';
 import type { AdminArtworkRow, Highlight } from '../../schemas/artworks.ts';
 import { AdminCallError, adminFetch, adminKeys, useAdminMutation } from '../query.tsx';
-import { confirmDialog } from '../ui/confirm.tsx';
+import { confirmDialog, type ConfirmOptions } from '../ui/confirm.tsx';
 import type { Translate } from '../ui/kit.tsx';
 import type { Toast } from './toasts.tsx';
 
@@ -30,20 +30,21 @@ export interface FocusTarget {
 
 const URL = '/api/admin/artworks';
 
+/** What the toast says when a change failed: a conflict, the job's fallback offline, or the server's word. */
+function failureText(t: Translate, fallback: string, error: unknown): string {
+  const code = error instanceof AdminCallError ? error.error.code : 'network';
+  return code === 'version_conflict'
+    ? t('toast.conflict')
+    : code === 'network'
+      ? fallback
+      : t('toast.error', { message: (error as AdminCallError).error.message });
+}
+
 export function useWorkActions(t: Translate, toast: (tone: Toast['tone'], text: string) => void) {
   const client = useQueryClient();
   const focusAfter = useRef<FocusTarget | null>(null);
-  const failure = (fallback: string, error: unknown) => {
-    const code = error instanceof AdminCallError ? error.error.code : 'network';
-    toast(
-      'error',
-      code === 'version_conflict'
-        ? t('toast.conflict')
-        : code === 'network'
-          ? fallback
-          : t('toast.error', { message: (error as AdminCallError).error.message }),
-    );
-  };
+  const failure = (fallback: string, error: unknown) =>
+    toast('error', failureText(t, fallback, error));
   const run = useAdminMutation<unknown, Job>({
     mutationFn: (job) => job.call(),
     invalidates: [adminKeys.artworks.all],
@@ -56,6 +57,11 @@ export function useWorkActions(t: Translate, toast: (tone: Toast['tone'], text: 
     },
   });
   const go = (job: Job) => run.mutateAsync(job).catch(() => undefined);
+  /** Asks first (the kit's dialog, 'Annuler' to back out), and only then runs the change. */
+  const confirmed = (question: Omit<ConfirmOptions, 'cancelLabel'>, job: Job) =>
+    confirmDialog({ ...question, cancelLabel: t('cancel') }).then((ok) =>
+      ok ? go(job) : undefined,
+    );
   const patch = (work: AdminArtworkRow, body: object) =>
     adminFetch('PATCH', `${URL}/${work.id}`, { version: work.version, ...body });
   const title = (work: AdminArtworkRow) => work.title.fr;
@@ -70,20 +76,19 @@ export function useWorkActions(t: Translate, toast: (tone: Toast['tone'], text: 
         success: work.isAvailable ? t('toast.hidden') : t('toast.shown'),
         fallback: t('toast.updateError'),
       }),
-    async markSold(work: AdminArtworkRow) {
-      const ok = await confirmDialog({
-        title: t('confirmSoldTitle'),
-        message: t('confirmSold', { title: title(work) }),
-        confirmLabel: t('markSold'),
-        cancelLabel: t('cancel'),
-      });
-      if (ok)
-        await go({
+    markSold: (work: AdminArtworkRow) =>
+      confirmed(
+        {
+          title: t('confirmSoldTitle'),
+          message: t('confirmSold', { title: title(work) }),
+          confirmLabel: t('markSold'),
+        },
+        {
           call: () => patch(work, { isSold: true }),
           success: t('toast.soldDone'),
           fallback: t('toast.updateError'),
-        });
-    },
+        },
+      ),
     move: (work: AdminArtworkRow, direction: 'up' | 'down', control: FocusTarget['control']) => {
       focusAfter.current = { id: work.id, control };
       return go({
@@ -104,37 +109,35 @@ export function useWorkActions(t: Translate, toast: (tone: Toast['tone'], text: 
         fallback: t('toast.moveError'),
       });
     },
-    async reset() {
-      const ok = await confirmDialog({
-        title: t('confirmResetTitle'),
+    reset: () =>
+      confirmed(
         // back office §5, verbatim.
-        message: t('confirmReset'),
-        confirmLabel: t('confirmResetButton'),
-        cancelLabel: t('cancel'),
-      });
-      if (ok)
-        await go({
+        {
+          title: t('confirmResetTitle'),
+          message: t('confirmReset'),
+          confirmLabel: t('confirmResetButton'),
+        },
+        {
           call: () => adminFetch('POST', `${URL}/order/reset`),
           success: t('toast.resetDone'),
           fallback: t('toast.resetError'),
-        });
-    },
-    async remove(work: AdminArtworkRow) {
-      const ok = await confirmDialog({
-        title: t('confirmDeleteTitle'),
-        message: t('confirmDelete', { title: title(work) }),
-        confirmLabel: t('delete'),
-        cancelLabel: t('cancel'),
-        tone: 'danger',
-      });
-      if (ok)
-        await go({
+        },
+      ),
+    remove: (work: AdminArtworkRow) =>
+      confirmed(
+        {
+          title: t('confirmDeleteTitle'),
+          message: t('confirmDelete', { title: title(work) }),
+          confirmLabel: t('delete'),
+          tone: 'danger',
+        },
+        {
           call: () => adminFetch<{ archived: boolean }>('DELETE', `${URL}/${work.id}`),
           success: (data) =>
             (data as { archived: boolean }).archived ? t('toast.archived') : t('toast.deleted'),
           fallback: t('toast.deleteError'),
-        });
-    },
+        },
+      ),
     async bulk(action: 'hide' | 'publish' | 'top' | 'bottom' | 'delete', ids: number[]) {
       if (action === 'delete') {
         const ok = await confirmDialog({

@@ -7,6 +7,7 @@ import { CUSTOMER_SORTS, type CustomerRow, type CustomerSort } from '../../schem
 import type { CustomerListQuery, CustomerListView } from '../../schemas/admin-customers.ts';
 import { frenchDate } from '../ui/format.ts';
 import type { Translate } from '../ui/kit.tsx';
+import { BodyRow, Card, CardFacts, SortHeader, TableHead } from '../ui/table.tsx';
 import { sortedBy } from './query.ts';
 
 export const COLUMN: Record<CustomerSort, { key: string; numeric?: boolean }> = {
@@ -72,39 +73,6 @@ function NameButton({
   );
 }
 
-function SortHeader({
-  t,
-  sort,
-  query,
-  onSort,
-}: {
-  t: Translate;
-  sort: CustomerSort;
-  query: CustomerListQuery;
-  onSort: (query: CustomerListQuery) => void;
-}) {
-  const active = query.sort === sort;
-  const column = COLUMN[sort];
-  return (
-    <th
-      scope="col"
-      aria-sort={active ? (query.dir === 'asc' ? 'ascending' : 'descending') : undefined}
-      className={`px-3 py-1 font-medium ${column.numeric ? 'text-right' : ''}`}
-    >
-      <button
-        type="button"
-        onClick={() => onSort(sortedBy(query, sort))}
-        className="-mx-2 inline-flex min-h-11 items-center gap-1 rounded px-2 text-left leading-tight hover:bg-black/5"
-      >
-        {t(column.key)}
-        <span aria-hidden="true" className={active ? '' : 'text-black/30'}>
-          {active ? (query.dir === 'asc' ? '▲' : '▼') : '↕'}
-        </span>
-      </button>
-    </th>
-  );
-}
-
 export function CustomerTable({
   t,
   list,
@@ -131,20 +99,21 @@ export function CustomerTable({
           <col className="w-[14%]" />
           <col className="w-[19%]" />
         </colgroup>
-        <thead className="border-b border-black/10 bg-black/[0.03]">
-          <tr>
-            {CUSTOMER_SORTS.map((sort) => (
-              <SortHeader key={sort} t={t} sort={sort} query={query} onSort={onSort} />
-            ))}
-          </tr>
-        </thead>
+        <TableHead>
+          {CUSTOMER_SORTS.map((sort) => (
+            <SortHeader
+              key={sort}
+              label={t(COLUMN[sort].key)}
+              active={query.sort === sort}
+              dir={query.dir}
+              onSort={() => onSort(sortedBy(query, sort))}
+              className={COLUMN[sort].numeric ? 'text-right' : ''}
+            />
+          ))}
+        </TableHead>
         <tbody>
           {list.customers.map((row) => (
-            <tr
-              key={row.email}
-              data-customer={row.email}
-              className="border-b border-black/5 align-middle last:border-0"
-            >
+            <BodyRow key={row.email} data-customer={row.email} className="align-middle">
               <td className="px-3 py-2">
                 <NameButton t={t} row={row} place="table" onOpen={onOpen} />
               </td>
@@ -177,7 +146,7 @@ export function CustomerTable({
               >
                 {date(row.lastOrderAt)}
               </td>
-            </tr>
+            </BodyRow>
           ))}
         </tbody>
       </table>
@@ -197,11 +166,7 @@ export function CustomerCards({ t, list, onOpen }: ListProps) {
   return (
     <ul className="space-y-3 lg:hidden">
       {list.customers.map((row) => (
-        <li
-          key={row.email}
-          data-customer={row.email}
-          className="space-y-2 rounded-lg border border-black/10 bg-white p-4"
-        >
+        <Card key={row.email} data-customer={row.email} className="space-y-2 p-4">
           <div className="flex items-start justify-between gap-3">
             <div className="min-w-0 flex-1">
               <NameButton t={t} row={row} place="card" onOpen={onOpen} />
@@ -215,21 +180,14 @@ export function CustomerCards({ t, list, onOpen }: ListProps) {
               </p>
             </div>
           </div>
-          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs">
-            {(
-              [
-                ['col.registered', registered(row)],
-                ['col.lastSignIn', date(row.lastSignInAt)],
-                ['col.lastOrder', date(row.lastOrderAt)],
-              ] as const
-            ).map(([key, value]) => (
-              <div key={key} className="contents">
-                <dt className="text-black/70">{t(key)}</dt>
-                <dd>{value}</dd>
-              </div>
-            ))}
-          </dl>
-        </li>
+          <CardFacts
+            facts={[
+              [t('col.registered'), registered(row)],
+              [t('col.lastSignIn'), date(row.lastSignInAt)],
+              [t('col.lastOrder'), date(row.lastOrderAt)],
+            ]}
+          />
+        </Card>
       ))}
     </ul>
   );

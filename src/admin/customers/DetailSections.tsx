@@ -8,6 +8,8 @@ import { FULFILMENT_LABELS, paymentLabel } from '../../domain/order-status.ts';
 import type { CustomerDetailView } from '../../schemas/admin-customers.ts';
 import { frenchDate } from '../ui/format.ts';
 import type { Translate } from '../ui/kit.tsx';
+import { BodyRow, Card, CardTop, Facts, TableHead } from '../ui/table.tsx';
+import KitSection from '../ui/Section.tsx';
 import { uncountedText } from './CustomerList.tsx';
 
 type Order = CustomerDetailView['history'][number];
@@ -16,23 +18,9 @@ interface Props {
   customer: CustomerDetailView;
 }
 
-export function Section({
-  id,
-  title,
-  children,
-}: {
-  id: string;
-  title: string;
-  children: ReactNode;
-}) {
-  return (
-    <section aria-labelledby={id} className="space-y-3">
-      <h3 id={id} className="font-serif text-lg">
-        {title}
-      </h3>
-      {children}
-    </section>
-  );
+/** A part of 'Détails du client', titled inside the dialog. */
+export function Section(props: { id: string; title: string; children: ReactNode }) {
+  return <KitSection {...props} level={3} className="space-y-3" heading="font-serif text-lg" />;
 }
 
 const dateOr = (t: Translate, iso: string | null) => (iso ? frenchDate(iso) : t('never'));
@@ -48,14 +36,11 @@ export function Identity({ t, customer: c }: Props) {
   return (
     <Section id="customer-identity" title={t('detail.identity')}>
       {/* Label and value pairs, side by side from a tablet on. */}
-      <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[11rem_1fr]">
-        {rows.map(([label, value]) => (
-          <div key={label} className="contents">
-            <dt className="text-black/70">{label}</dt>
-            <dd className="mb-2 break-words sm:mb-1">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <Facts
+        facts={rows}
+        className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[11rem_1fr]"
+        valueClassName="mb-2 break-words sm:mb-1"
+      />
     </Section>
   );
 }
@@ -120,26 +105,20 @@ export function History({ t, customer: c }: Props) {
           <div className="hidden overflow-x-auto rounded-lg border border-black/10 bg-white sm:block">
             <table className="w-full text-left text-sm">
               <caption className="sr-only">{t('detail.history')}</caption>
-              <thead className="border-b border-black/10 bg-black/[0.03]">
-                <tr>
-                  {['order', 'date', 'amount', 'status'].map((k) => (
-                    <th
-                      key={k}
-                      scope="col"
-                      className={`px-3 py-2 font-medium ${k === 'amount' ? 'text-right' : ''}`}
-                    >
-                      {t(`detail.col.${k}`)}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
+              <TableHead>
+                {['order', 'date', 'amount', 'status'].map((k) => (
+                  <th
+                    key={k}
+                    scope="col"
+                    className={`px-3 py-2 font-medium ${k === 'amount' ? 'text-right' : ''}`}
+                  >
+                    {t(`detail.col.${k}`)}
+                  </th>
+                ))}
+              </TableHead>
               <tbody>
                 {c.history.map((order) => (
-                  <tr
-                    key={order.id}
-                    data-order={order.number}
-                    className="border-b border-black/5 last:border-0"
-                  >
+                  <BodyRow key={order.id} data-order={order.number}>
                     <td className="px-3 py-2 font-mono text-xs whitespace-nowrap">
                       {order.number}
                     </td>
@@ -150,31 +129,26 @@ export function History({ t, customer: c }: Props) {
                     <td className="px-3 py-2">
                       <Status order={order} />
                     </td>
-                  </tr>
+                  </BodyRow>
                 ))}
               </tbody>
             </table>
           </div>
           <ul className="space-y-2 sm:hidden">
             {c.history.map((order) => (
-              <li
-                key={order.id}
-                data-order={order.number}
-                className="rounded-lg border border-black/10 bg-white p-3 text-sm"
-              >
-                <div className="flex items-baseline justify-between gap-3">
-                  <span className="font-mono text-xs">{order.number}</span>
-                  <span className="font-medium tabular-nums">
-                    {formatMoney(order.totalCents, order.currency)}
-                  </span>
-                </div>
+              <Card key={order.id} data-order={order.number} className="p-3 text-sm">
+                <CardTop
+                  code={order.number}
+                  amount={formatMoney(order.totalCents, order.currency)}
+                  small
+                />
                 <div className="mt-1 flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
                   <span className="text-black/70">{frenchDate(order.date)}</span>
                   <span>
                     <Status order={order} />
                   </span>
                 </div>
-              </li>
+              </Card>
             ))}
           </ul>
         </>

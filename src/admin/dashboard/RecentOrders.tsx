@@ -4,6 +4,7 @@ import type { DashboardOrder } from '../../schemas/dashboard.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { frenchDate } from '../ui/format.ts';
 import type { Translate } from '../ui/kit.tsx';
+import { BodyRow, TableHead } from '../ui/table.tsx';
 import { orderHref } from './links.ts';
 
 const COLUMNS = ['col.order', 'col.customer', 'col.amount', 'col.status', 'col.date'] as const;
@@ -11,22 +12,16 @@ const COLUMNS = ['col.order', 'col.customer', 'col.amount', 'col.status', 'col.d
 function Table({ orders, t }: { orders: DashboardOrder[]; t: Translate }) {
   return (
     <table className="hidden w-full text-left text-sm md:table">
-      <thead className="border-b border-black/10 bg-black/[0.03]">
-        <tr>
-          {COLUMNS.map((k) => (
-            <th key={k} scope="col" className="px-4 py-2 font-medium">
-              {t(k)}
-            </th>
-          ))}
-        </tr>
-      </thead>
+      <TableHead>
+        {COLUMNS.map((k) => (
+          <th key={k} scope="col" className="px-4 py-2 font-medium">
+            {t(k)}
+          </th>
+        ))}
+      </TableHead>
       <tbody>
         {orders.map((order) => (
-          <tr
-            key={order.id}
-            data-order={order.number}
-            className="border-b border-black/5 last:border-0"
-          >
+          <BodyRow key={order.id} data-order={order.number}>
             <td className="px-4 py-0">
               <a
                 href={orderHref(order.number)}
@@ -43,7 +38,7 @@ function Table({ orders, t }: { orders: DashboardOrder[]; t: Translate }) {
             <td className="px-4 py-2">
               <time dateTime={order.date}>{frenchDate(order.date)}</time>
             </td>
-          </tr>
+          </BodyRow>
         ))}
       </tbody>
     </table>

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import type { Dashboard } from '../../schemas/dashboard.ts';
 import type { Translate } from '../ui/kit.tsx';
 import { messagesHref, orderHref, toShipHref } from './links.ts';
+import Section from '../ui/Section.tsx';
 
 interface Item {
   key: string;
@@ -102,10 +103,7 @@ function Badge({ count, done }: { count: number; done: string }): ReactNode {
 export function Todo({ data, t }: { data: Dashboard; t: Translate }) {
   const items = todoItems(data, t);
   return (
-    <section aria-labelledby="todo-title">
-      <h2 id="todo-title" className="font-serif text-xl">
-        {t('todo.title')}
-      </h2>
+    <Section id="todo-title" title={t('todo.title')}>
       <ul className="mt-3 divide-y divide-black/10 overflow-hidden rounded-lg border border-black/10 bg-white">
         {items.map((item) => (
           <li key={item.key} data-done={item.count === 0 || undefined}>
@@ -132,6 +130,6 @@ export function Todo({ data, t }: { data: Dashboard; t: Translate }) {
           </li>
         ))}
       </ul>
-    </section>
+    </Section>
   );
 }

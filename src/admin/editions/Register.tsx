@@ -4,6 +4,7 @@
 // actions on a returned number sit under it instead of off-screen to the right (issue 27 §5).
 import type { EditionEntry, EditionRegister } from '../../schemas/admin-editions.ts';
 import { BUTTON, type Translate } from '../ui/kit.tsx';
+import { BodyRow, Card, CardFacts, TableHead } from '../ui/table.tsx';
 
 const BADGE: Record<EditionEntry['state'], string> = {
   free: 'border-black/20 bg-white text-black/80',
@@ -105,22 +106,16 @@ export function RegisterTable({ t, register, busy, onDecide }: Props) {
     >
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
-        <thead className="border-b border-black/10 bg-black/[0.03]">
-          <tr>
-            {COLUMNS.map((key) => (
-              <th key={key} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
-                {t(`col.${key}`)}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead>
+          {COLUMNS.map((key) => (
+            <th key={key} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
+              {t(`col.${key}`)}
+            </th>
+          ))}
+        </TableHead>
         <tbody>
           {register.entries.map((entry) => (
-            <tr
-              key={entryKey(entry)}
-              data-number={entry.label}
-              className="border-b border-black/5 align-top last:border-0"
-            >
+            <BodyRow key={entryKey(entry)} data-number={entry.label} className="align-top">
               <th scope="row" className="px-3 py-2 font-mono whitespace-nowrap">
                 {entry.label}
               </th>
@@ -141,7 +136,7 @@ export function RegisterTable({ t, register, busy, onDecide }: Props) {
               <td className="px-3 py-1">
                 <Actions t={t} entry={entry} busy={busy} onDecide={onDecide} />
               </td>
-            </tr>
+            </BodyRow>
           ))}
         </tbody>
       </table>
@@ -160,27 +155,16 @@ export function RegisterList({ t, register, busy, onDecide }: Props) {
           ['notes', entry.notes],
         ].filter(([, value]) => value) as [string, string][];
         return (
-          <li
-            key={entryKey(entry)}
-            data-entry={entry.label}
-            className="space-y-2 rounded-lg border border-black/10 bg-white p-3 text-sm"
-          >
+          <Card key={entryKey(entry)} data-entry={entry.label} className="space-y-2 p-3 text-sm">
             <div className="flex flex-wrap items-center justify-between gap-2">
               <span className="font-mono font-medium">{entry.label}</span>
               <StateBadge t={t} entry={entry} />
             </div>
             {facts.length > 0 && (
-              <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 text-xs">
-                {facts.map(([key, value]) => (
-                  <div key={key} className="contents">
-                    <dt className="text-black/70">{t(`col.${key}`)}</dt>
-                    <dd className="min-w-0 break-words">{value}</dd>
-                  </div>
-                ))}
-              </dl>
+              <CardFacts facts={facts.map(([key, value]) => [t(`col.${key}`), value] as const)} />
             )}
             <Actions t={t} entry={entry} busy={busy} onDecide={onDecide} />
-          </li>
+          </Card>
         );
       })}
     </ul>

@@ -7,6 +7,7 @@ import type { OrderDetail } from '../../schemas/admin-orders.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { frenchDate } from '../ui/format.ts';
 import type { Translate } from '../ui/kit.tsx';
+import { Facts as KitFacts } from '../ui/table.tsx';
 import { PaymentBadge, shortSession } from './badges.tsx';
 import { invoiceHref } from './links.ts';
 
@@ -25,14 +26,11 @@ export function Section({ title, children }: { title: string; children: ReactNod
 /** Label and value pairs, side by side from a tablet on. */
 export function Facts({ rows }: { rows: [string, ReactNode][] }) {
   return (
-    <dl className="grid items-baseline gap-x-5 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]">
-      {rows.map(([label, value]) => (
-        <div key={label} className="contents">
-          <dt className="text-black/70">{label}</dt>
-          <dd className="mb-1 break-words sm:mb-0">{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <KitFacts
+      facts={rows}
+      className="grid items-baseline gap-x-5 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]"
+      valueClassName="mb-1 break-words sm:mb-0"
+    />
   );
 }
 

@@ -6,6 +6,7 @@ import type { FulfilmentStatus } from '../../domain/order-status.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { frenchDate, frenchDay, frenchHour } from '../ui/format.ts';
 import type { Translate } from '../ui/kit.tsx';
+import { BodyRow, Card, CardTop, SortHeader, TableHead } from '../ui/table.tsx';
 import { WithdrawalBadge } from './badges.tsx';
 import { invoiceHref } from './links.ts';
 import StatusControl from './StatusControl.tsx';
@@ -85,90 +86,83 @@ function Actions({
 
 function Header({ query, t, onSort }: Pick<RowsProps, 'query' | 't' | 'onSort'>) {
   return (
-    <thead className="border-b border-black/10 bg-black/[0.03]">
-      <tr>
-        {COLUMNS.map((column) => {
-          const active = column.sort !== undefined && query.sort === column.sort;
-          const sort = column.sort;
-          return (
-            <th
-              key={column.key}
-              scope="col"
-              aria-sort={active ? (query.dir === 'asc' ? 'ascending' : 'descending') : undefined}
-              className={`px-3 py-1 font-medium ${column.className ?? ''}`}
-            >
-              {sort ? (
-                <button
-                  type="button"
-                  onClick={() => onSort(sort)}
-                  className="-mx-2 inline-flex min-h-11 items-center gap-1 rounded px-2 hover:bg-black/5"
-                >
-                  {t(column.key)}
-                  <span aria-hidden="true" className={active ? '' : 'text-black/40'}>
-                    {active ? (query.dir === 'asc' ? '▲' : '▼') : '↕'}
-                  </span>
-                </button>
-              ) : (
-                t(column.key)
-              )}
-            </th>
-          );
-        })}
-      </tr>
-    </thead>
+    <TableHead>
+      {COLUMNS.map(({ key, sort, className }) =>
+        sort ? (
+          <SortHeader
+            key={key}
+            label={t(key)}
+            active={query.sort === sort}
+            dir={query.dir}
+            onSort={() => onSort(sort)}
+            className={className}
+          />
+        ) : (
+          <th key={key} scope="col" className="px-3 py-1 font-medium">
+            {t(key)}
+          </th>
+        ),
+      )}
+    </TableHead>
   );
 }
 
+/** A row's status menu and its buttons ('Détails', 'Facture'), in a table cell or on its card. */
+function controls(props: RowsProps, row: OrderRow, place: 'table' | 'card') {
+  const { pending, t } = props;
+  return {
+    status: (
+      <StatusControl
+        row={row}
+        place={place}
+        pending={pending === row.id}
+        t={t}
+        onChoose={props.onChoose}
+      />
+    ),
+    actions: <Actions row={row} place={place} t={t} onDetail={props.onDetail} />,
+  };
+}
+
 export function OrdersTable(props: RowsProps) {
-  const { orders, pending, t } = props;
+  const { orders, t } = props;
   return (
     <div className="hidden overflow-x-auto rounded-lg border border-black/10 bg-white lg:block">
       <table className="w-full text-left text-sm">
         <caption className="sr-only">{t('title')}</caption>
         <Header query={props.query} t={t} onSort={props.onSort} />
         <tbody>
-          {orders.map((row) => (
-            <tr
-              key={row.id}
-              data-order={row.number}
-              className="border-b border-black/5 align-top last:border-0"
-            >
-              <td className="px-3 py-3">
-                <span className="font-mono text-xs">{row.number}</span>
-                <Badges row={row} t={t} />
-              </td>
-              <td className="max-w-[14rem] px-3 py-3">
-                <span className="block truncate font-medium" title={row.customerName}>
-                  {row.customerName}
-                </span>
-                <span className="block truncate text-xs text-black/70" title={row.customerEmail}>
-                  {row.customerEmail}
-                </span>
-              </td>
-              <td className="px-3 py-3 text-xs whitespace-nowrap text-black/80">{row.type}</td>
-              <td className="px-3 py-3 text-right whitespace-nowrap tabular-nums">
-                {formatMoney(row.totalCents, row.currency)}
-              </td>
-              <td className="px-3 py-2">
-                <StatusControl
-                  row={row}
-                  place="table"
-                  pending={pending === row.id}
-                  t={t}
-                  onChoose={props.onChoose}
-                />
-              </td>
-              <td className="px-3 py-3 whitespace-nowrap">
-                <time dateTime={row.date}>
-                  {frenchDay(row.date)}
-                  <span className="block text-xs text-black/70">{frenchHour(row.date)}</span>
-                </time>
-              </td>
-              <td className="px-3 py-2">
-                <Actions row={row} place="table" t={t} onDetail={props.onDetail} />
-              </td>
-            </tr>
-          ))}
+          {orders.map((row) => {
+            const { status, actions } = controls(props, row, 'table');
+            return (
+              <BodyRow key={row.id} data-order={row.number} className="align-top">
+                <td className="px-3 py-3">
+                  <span className="font-mono text-xs">{row.number}</span>
+                  <Badges row={row} t={t} />
+                </td>
+                <td className="max-w-[14rem] px-3 py-3">
+                  <span className="block truncate font-medium" title={row.customerName}>
+                    {row.customerName}
+                  </span>
+                  <span className="block truncate text-xs text-black/70" title={row.customerEmail}>
+                    {row.customerEmail}
+                  </span>
+                </td>
+                <td className="px-3 py-3 text-xs whitespace-nowrap text-black/80">{row.type}</td>
+                <td className="px-3 py-3 text-right whitespace-nowrap tabular-nums">
+                  {formatMoney(row.totalCents, row.currency)}
+                </td>
+                <td className="px-3 py-2">{status}</td>
+                <td className="px-3 py-3 whitespace-nowrap">
+                  <time dateTime={row.date}>
+                    {frenchDay(row.date)}
+                    <span className="block text-xs text-black/70">{frenchHour(row.date)}</span>
+                  </time>
+                </td>
+                <td className="px-3 py-2">{actions}</td>
+              </BodyRow>
+            );
+          })}
         </tbody>
       </table>
     </div>
@@ -176,39 +170,27 @@ export function OrdersTable(props: RowsProps) {
 }
 
 export function OrderCards(props: RowsProps) {
-  const { orders, pending, t } = props;
+  const { orders, t } = props;
   return (
     <ul className="space-y-3 lg:hidden">
-      {orders.map((row) => (
-        <li
-          key={row.id}
-          data-order={row.number}
-          className="space-y-3 rounded-lg border border-black/10 bg-white p-4"
-        >
-          <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
-            <span className="font-mono text-sm">{row.number}</span>
-            <span className="font-medium tabular-nums">
-              {formatMoney(row.totalCents, row.currency)}
-            </span>
-          </div>
-          <div>
-            <p className="font-medium break-words">{row.customerName}</p>
-            <p className="text-sm break-all text-black/70">{row.customerEmail}</p>
-            <p className="mt-1 text-xs text-black/70">
-              <time dateTime={row.date}>{frenchDate(row.date)}</time> · {row.type}
-            </p>
-          </div>
-          <Badges row={row} t={t} />
-          <StatusControl
-            row={row}
-            place="card"
-            pending={pending === row.id}
-            t={t}
-            onChoose={props.onChoose}
-          />
-          <Actions row={row} place="card" t={t} onDetail={props.onDetail} />
-        </li>
-      ))}
+      {orders.map((row) => {
+        const { status, actions } = controls(props, row, 'card');
+        return (
+          <Card key={row.id} data-order={row.number} className="space-y-3 p-4">
+            <CardTop code={row.number} amount={formatMoney(row.totalCents, row.currency)} />
+            <div>
+              <p className="font-medium break-words">{row.customerName}</p>
+              <p className="text-sm break-all text-black/70">{row.customerEmail}</p>
+              <p className="mt-1 text-xs text-black/70">
+                <time dateTime={row.date}>{frenchDate(row.date)}</time> · {row.type}
+              </p>
+            </div>
+            <Badges row={row} t={t} />
+            {status}
+            {actions}
+          </Card>
+        );
+      })}
     </ul>
   );
 }

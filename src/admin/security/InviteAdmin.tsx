@@ -7,7 +7,8 @@ import { adminFetch, useAdminMutation } from '../query.tsx';
 import { applyServerErrors, useAdminForm } from '../ui/form.ts';
 import { frenchDate } from '../ui/format.ts';
 import type { Translate } from '../ui/kit.tsx';
-import { formSchema, H2, OneFieldForm, SECTION } from './forms.tsx';
+import { formSchema, OneFieldForm, SECTION } from './forms.tsx';
+import Section from '../ui/Section.tsx';
 
 interface Invitation {
   url: string;
@@ -33,10 +34,7 @@ export default function InviteAdmin({ t }: { t: Translate }) {
     invite.mutate(values);
   });
   return (
-    <section aria-labelledby="security-invite" className={SECTION}>
-      <h2 id="security-invite" className={H2}>
-        {t('invite.title')}
-      </h2>
+    <Section id="security-invite" title={t('invite.title')} className={SECTION}>
       <p>{t('invite.intro')}</p>
       <OneFieldForm
         t={t}
@@ -61,6 +59,6 @@ export default function InviteAdmin({ t }: { t: Translate }) {
           </div>
         )}
       </div>
-    </section>
+    </Section>
   );
 }

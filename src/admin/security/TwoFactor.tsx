@@ -7,8 +7,9 @@ import type { SecondFactorStatusView, TotpSetupView } from '../../schemas/second
 import { adminFetch, adminKeys, errorMessage, useAdminMutation } from '../query.tsx';
 import { Banners, BUTTON, PRIMARY, type Banner, type Translate } from '../ui/kit.tsx';
 import DisableForm from './DisableForm.tsx';
-import { H2, SECTION } from './forms.tsx';
+import { SECTION } from './forms.tsx';
 import SetupSteps from './SetupSteps.tsx';
+import Section from '../ui/Section.tsx';
 
 interface Props {
   t: Translate;
@@ -43,10 +44,7 @@ export default function TwoFactor({ t, status }: Props) {
   return (
     <>
       <Banners banner={banner} />
-      <section aria-labelledby="security-2fa" className={SECTION}>
-        <h2 id="security-2fa" className={H2}>
-          {t('twoFactor.title')}
-        </h2>
+      <Section id="security-2fa" title={t('twoFactor.title')} className={SECTION}>
         <p>{t('twoFactor.intro')}</p>
         {status.enabled ? (
           <>
@@ -106,7 +104,7 @@ export default function TwoFactor({ t, status }: Props) {
           </>
         )}
         {codes && <RecoveryCodes codes={codes} t={t} onDone={() => setCodes(null)} />}
-      </section>
+      </Section>
     </>
   );
 }

@@ -10,7 +10,6 @@ import { INPUT, PRIMARY, type Translate } from '../ui/kit.tsx';
 export const formSchema = <T extends FieldValues>(schema: unknown) => schema as ZodType<T, T>;
 
 export const SECTION = 'rounded-lg border border-black/10 bg-white p-5 md:p-6 space-y-4';
-export const H2 = 'font-serif text-xl';
 
 interface Props<T extends FieldValues> {
   t: Translate;

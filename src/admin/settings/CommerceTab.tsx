@@ -9,7 +9,7 @@ import { formatWholeMoney } from '../../domain/money.ts';
 import type { PaymentState, SiteSettings } from '../../schemas/settings.ts';
 import { Field, INPUT, type Translate } from '../ui/kit.tsx';
 import type { CommerceDraft } from './drafts.ts';
-import { FIELDSET, LEGEND, UnitField, useFieldError } from './fields.tsx';
+import { Fieldset, UnitField, useFieldError } from './fields.tsx';
 import PaymentSection from './PaymentSection.tsx';
 import ShippingNotesFieldset from './ShippingNotesFieldset.tsx';
 import type { SettingsTabState } from './useSettingsTab.ts';
@@ -35,25 +35,26 @@ export default function CommerceTab({ t, state, saved, payment, saveBar }: Props
     <form noValidate onSubmit={(event) => void state.submit(event)} className="space-y-6">
       <p className="max-w-prose text-black/75">{t('commerce.intro')}</p>
       <CurrencyFieldset t={t} form={form} saved={saved.currency} currency={currency} />
-      <fieldset className={FIELDSET}>
-        <legend className={LEGEND}>{t('shipping.legend')}</legend>
+      <Fieldset legend={t('shipping.legend')}>
         <div className="grid gap-5 md:grid-cols-2">
-          <UnitField
-            form={form}
-            path="shipping_info.default_cost_cents"
-            label={t('shipping.cost', { unit })}
-            hint={t('shipping.costHint')}
-            unit={unit}
-          />
-          <UnitField
-            form={form}
-            path="shipping_info.free_threshold_cents"
-            label={t('shipping.threshold', { unit })}
-            hint={t('shipping.thresholdHint')}
-            unit={unit}
-          />
+          {/* The cost, then the order total from which shipping is free: both in the currency. */}
+          {(
+            [
+              ['default_cost_cents', 'shipping.cost'],
+              ['free_threshold_cents', 'shipping.threshold'],
+            ] as const
+          ).map(([name, key]) => (
+            <UnitField
+              key={name}
+              form={form}
+              path={`shipping_info.${name}`}
+              label={t(key, { unit })}
+              hint={t(`${key}Hint`)}
+              unit={unit}
+            />
+          ))}
         </div>
-      </fieldset>
+      </Fieldset>
       <ShippingNotesFieldset t={t} form={form} />
       <PaymentSection t={t} payment={payment} />
       {saveBar}
@@ -71,8 +72,7 @@ function CurrencyFieldset(props: {
   const changed = currency !== saved;
   const error = useFieldError(form, 'currency');
   return (
-    <fieldset className={FIELDSET}>
-      <legend className={LEGEND}>{t('currency.legend')}</legend>
+    <Fieldset legend={t('currency.legend')}>
       <Field
         path="currency"
         label={t('currency.label')}
@@ -112,6 +112,6 @@ function CurrencyFieldset(props: {
           </p>
         </div>
       )}
-    </fieldset>
+    </Fieldset>
   );
 }

@@ -4,7 +4,7 @@
 import type { ReactNode } from 'react';
 import type { SiteSettings } from '../../schemas/settings.ts';
 import type { Translate } from '../ui/kit.tsx';
-import { FIELDSET, LEGEND, TextField } from './fields.tsx';
+import { Fieldset, TextField } from './fields.tsx';
 import LegalFieldset from './LegalFieldset.tsx';
 import MaintenanceFieldset from './MaintenanceFieldset.tsx';
 import type { SettingsTabState } from './useSettingsTab.ts';
@@ -22,8 +22,7 @@ export default function GeneralTab({ t, state, saved, saveBar }: Props) {
     <form noValidate onSubmit={(event) => void state.submit(event)} className="space-y-6">
       <p className="max-w-prose text-black/75">{t('general.intro')}</p>
 
-      <fieldset className={FIELDSET}>
-        <legend className={LEGEND}>{t('group.site')}</legend>
+      <Fieldset legend={t('group.site')}>
         <div className="grid gap-5 lg:grid-cols-2">
           <TextField
             form={form}
@@ -53,10 +52,9 @@ export default function GeneralTab({ t, state, saved, saveBar }: Props) {
             />
           ))}
         </div>
-      </fieldset>
+      </Fieldset>
 
-      <fieldset className={FIELDSET}>
-        <legend className={LEGEND}>{t('group.contact')}</legend>
+      <Fieldset legend={t('group.contact')}>
         <div className="grid gap-5 md:grid-cols-2">
           <TextField
             form={form}
@@ -89,7 +87,7 @@ export default function GeneralTab({ t, state, saved, saveBar }: Props) {
             }}
           />
         </div>
-      </fieldset>
+      </Fieldset>
 
       <MaintenanceFieldset t={t} form={form} saved={saved} />
       <LegalFieldset t={t} form={form} />

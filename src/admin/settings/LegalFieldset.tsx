@@ -4,7 +4,7 @@
 import { useWatch, type UseFormReturn } from 'react-hook-form';
 import { Field, INPUT, type Translate } from '../ui/kit.tsx';
 import type { GeneralDraft } from './drafts.ts';
-import { FIELDSET, LEGEND, TextField, useFieldError } from './fields.tsx';
+import { Fieldset, TextField, useFieldError } from './fields.tsx';
 
 interface Props {
   t: Translate;
@@ -15,8 +15,7 @@ export default function LegalFieldset({ t, form }: Props) {
   const regime = useWatch({ control: form.control, name: 'legal_identity.vat_regime' });
   const regimeError = useFieldError(form, 'legal_identity.vat_regime');
   return (
-    <fieldset className={FIELDSET}>
-      <legend className={LEGEND}>{t('legal.legend')}</legend>
+    <Fieldset legend={t('legal.legend')}>
       <p className="text-sm text-black/70">{t('legal.intro')}</p>
       <div className="grid gap-5 md:grid-cols-2">
         <TextField
@@ -78,6 +77,6 @@ export default function LegalFieldset({ t, form }: Props) {
           }}
         />
       </div>
-    </fieldset>
+    </Fieldset>
   );
 }

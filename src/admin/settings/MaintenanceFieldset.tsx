@@ -7,7 +7,7 @@ import type { SiteSettings } from '../../schemas/settings.ts';
 import ConfirmDialog from '../ui/ConfirmDialog.tsx';
 import type { Translate } from '../ui/kit.tsx';
 import type { GeneralDraft } from './drafts.ts';
-import { FIELDSET, LEGEND } from './fields.tsx';
+import { Fieldset } from './fields.tsx';
 
 interface Props {
   t: Translate;
@@ -21,8 +21,7 @@ export default function MaintenanceFieldset({ t, form, saved }: Props) {
   const on = useWatch({ control: form.control, name: 'site_maintenance' });
   const set = (value: boolean) => form.setValue('site_maintenance', value, { shouldDirty: true });
   return (
-    <fieldset className={FIELDSET}>
-      <legend className={LEGEND}>{t('group.maintenance')}</legend>
+    <Fieldset legend={t('group.maintenance')}>
       {saved.site_maintenance && (
         <p className="rounded border border-amber-700 bg-amber-50 p-3 text-sm text-amber-950">
           {t('maintenance.activeNote')}
@@ -86,6 +85,6 @@ export default function MaintenanceFieldset({ t, form, saved }: Props) {
           <p className="font-medium">{t('maintenance.dialogWhen')}</p>
         </ConfirmDialog>
       )}
-    </fieldset>
+    </Fieldset>
   );
 }

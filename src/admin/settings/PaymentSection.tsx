@@ -3,6 +3,7 @@
 import type { PaymentState } from '../../schemas/settings.ts';
 import { rich, type Translate } from '../ui/kit.tsx';
 import { FIELDSET, LEGEND } from './fields.tsx';
+import Section from '../ui/Section.tsx';
 
 const MODE_BADGE: Record<PaymentState['mode'], string> = {
   live: 'border-green-800 bg-green-50 text-green-950',
@@ -28,10 +29,12 @@ function Check({ configured, yes, no }: { configured: boolean; yes: string; no: 
 
 export default function PaymentSection({ t, payment }: { t: Translate; payment: PaymentState }) {
   return (
-    <section aria-labelledby="settings-payment" className={FIELDSET}>
-      <h2 id="settings-payment" className={LEGEND}>
-        {t('payment.legend')}
-      </h2>
+    <Section
+      id="settings-payment"
+      title={t('payment.legend')}
+      className={FIELDSET}
+      heading={LEGEND}
+    >
       <div className="rounded border border-black/10 p-4">
         <div className="flex flex-wrap items-center gap-3">
           <p className="font-medium">{t('payment.card')}</p>
@@ -63,6 +66,6 @@ export default function PaymentSection({ t, payment }: { t: Translate; payment: 
           webhook: <code className="text-[0.85em]">STRIPE_WEBHOOK_SECRET</code>,
         })}
       </p>
-    </section>
+    </Section>
   );
 }

@@ -7,9 +7,10 @@ import type { PromoCode, SiteSettings } from '../../schemas/settings.ts';
 import { Field, INPUT, type Translate } from '../ui/kit.tsx';
 import AddPromoForm from './AddPromoForm.tsx';
 import type { PromotionsDraft } from './drafts.ts';
-import { HEADING, SECTION, useFieldError } from './fields.tsx';
+import { SECTION, useFieldError } from './fields.tsx';
 import PromoRow from './PromoRow.tsx';
 import type { SettingsTabState } from './useSettingsTab.ts';
+import Section from '../ui/Section.tsx';
 
 interface Props {
   t: Translate;
@@ -51,10 +52,7 @@ export default function PromotionsTab({ t, state, saved, saveBar }: Props) {
         // Said while the new code waits for the save, no longer once saved.
         added={added && !before.has(added) && codes.some((c) => c.code === added) ? added : ''}
       />
-      <section aria-labelledby={`${uid}-list`} className={SECTION}>
-        <h2 id={`${uid}-list`} className={HEADING}>
-          {t('promo.listTitle')}
-        </h2>
+      <Section id={`${uid}-list`} title={t('promo.listTitle')} className={SECTION}>
         {!codes.some((promo) => promo.active) && (
           <p className="text-black/75">{t('promo.empty')}</p>
         )}
@@ -81,7 +79,7 @@ export default function PromotionsTab({ t, state, saved, saveBar }: Props) {
             {t('promo.pendingDelete', { codes: removed.map((promo) => promo.code).join(', ') })}
           </p>
         )}
-      </section>
+      </Section>
       <BannerSection t={t} form={form} codes={codes} banner={banner} id={`${uid}-banner`} />
       {saveBar}
     </div>
@@ -98,10 +96,7 @@ function BannerSection(props: {
   const { t, form, codes, banner, id } = props;
   const error = useFieldError(form, 'promo_banner_code');
   return (
-    <section aria-labelledby={id} className={SECTION}>
-      <h2 id={id} className={HEADING}>
-        {t('banner.title')}
-      </h2>
+    <Section id={id} title={t('banner.title')} className={SECTION}>
       <Field
         path="promo_banner_code"
         label={t('banner.label')}
@@ -130,6 +125,6 @@ function BannerSection(props: {
           </select>
         )}
       </Field>
-    </section>
+    </Section>
   );
 }

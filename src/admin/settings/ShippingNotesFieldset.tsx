@@ -5,7 +5,7 @@ import { useWatch, type UseFormReturn } from 'react-hook-form';
 import { SIZE_CLASSES } from '../../domain/shipping-note.ts';
 import type { Translate } from '../ui/kit.tsx';
 import type { CommerceDraft } from './drafts.ts';
-import { FIELDSET, LEGEND, TextField, UnitField } from './fields.tsx';
+import { Fieldset, TextField, UnitField } from './fields.tsx';
 
 interface Props {
   t: Translate;
@@ -23,8 +23,7 @@ export default function ShippingNotesFieldset({ t, form }: Props) {
     large: t('shippingNotes.largeRange', { min: medium }),
   };
   return (
-    <fieldset className={FIELDSET}>
-      <legend className={LEGEND}>{t('shippingNotes.legend')}</legend>
+    <Fieldset legend={t('shippingNotes.legend')}>
       <p className="max-w-prose text-sm text-black/75">{t('shippingNotes.intro')}</p>
       <div className="grid gap-5 md:grid-cols-2">
         {(['small', 'medium'] as const).map((size) => (
@@ -59,6 +58,6 @@ export default function ShippingNotesFieldset({ t, form }: Props) {
           </div>
         </div>
       ))}
-    </fieldset>
+    </Fieldset>
   );
 }

@@ -8,11 +8,22 @@ import {
   type Path,
   type UseFormReturn,
 } from 'react-hook-form';
+import type { ReactNode } from 'react';
 import { Field, INPUT } from '../ui/kit.tsx';
 
 /** A tab's card, and its legend floated inside it like a heading instead of breaking its border. */
 export const FIELDSET = 'space-y-5 rounded-lg border border-black/10 bg-white p-4 md:p-6';
 export const LEGEND = 'float-left mb-4 w-full font-serif text-xl [&+*]:clear-left';
+
+/** A tab's group of fields: the card, titled by its legend. */
+export function Fieldset({ legend, children }: { legend: string; children: ReactNode }) {
+  return (
+    <fieldset className={FIELDSET}>
+      <legend className={LEGEND}>{legend}</legend>
+      {children}
+    </fieldset>
+  );
+}
 /** The Promotions tab's sections and their headings. */
 export const SECTION = 'space-y-4 rounded-lg border border-black/10 bg-white p-4 md:p-6';
 export const HEADING = 'font-serif text-xl';

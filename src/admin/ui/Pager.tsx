@@ -1,6 +1,6 @@
 // The back office's pager ('Précédent' / 'Page x sur y' / 'Suivant', back office §2 and §9): one
 // navigation landmark named by the screen, the page's text announced when it changes, the buttons
-// disabled at either end and while a page is being read.
+// disabled at either end and while a page is being read; nothing at all when there is one page.
 // Its words are the screen's texts: 'pagination' (the landmark's name, 'Pages de la liste des
 // clients'), 'page' ('Page {page} sur {pages}'), 'previous' and 'next'.
 import { BUTTON, type Translate } from './kit.tsx';
@@ -14,6 +14,7 @@ interface Props {
 }
 
 export default function Pager({ t, page, pages, busy = false, onPage }: Props) {
+  if (pages <= 1) return null;
   const label = t('pagination');
   const status = t('page', { page, pages });
   const previousLabel = t('previous');

@@ -7,33 +7,36 @@
 import { keepPreviousData, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useState, type Dispatch, type SetStateAction } from 'react';
 import { adminFetch, errorMessage } from '../query.tsx';
+import type { Texts } from './kit.tsx';
 
-interface Options<Q extends { page: number }, D extends { page: number }> {
+/** What the Astro page hands a list screen: the first view it read on the server. */
+export interface ListScreenProps<Q, D> {
+  /** The query the server read the first view for (from the address). */
+  query: Q;
+  /** That view; null when the server could not read it: the §8 error shows while the screen asks
+   * again. */
+  initial: D | null;
+  /** Why the server could not read the first view ('' when it could). */
+  initialError: string;
+  texts: Texts;
+}
+
+interface Resource<Q extends { page: number }, D extends { page: number }> {
   /** The resource's key factory (`adminKeys.customers`). */
   keys: { list: (params: Q) => QueryKey };
   /** The list's endpoint without its query string ('/api/admin/customers'). */
   endpoint: string;
   /** The query string of a query ('' for the default view): the address and the endpoint's. */
   searchOf: (query: Q) => string;
-  /** The query the server read the first view for, and that view (null if it failed). */
-  initialQuery: Q;
-  initialData: D | null;
-  /** Why the server could not read the first view ('' when it could). */
-  initialError: string;
   /** What the screen shows while it has no list: after a failure, the figures emptied rather than
    * left stale (§8). */
   empty: D;
 }
 
-export function usePagedList<Q extends { page: number }, D extends { page: number }>({
-  keys,
-  endpoint,
-  searchOf,
-  initialQuery,
-  initialData,
-  initialError,
-  empty,
-}: Options<Q, D>) {
+export function usePagedList<Q extends { page: number }, D extends { page: number }>(
+  { keys, endpoint, searchOf, empty }: Resource<Q, D>,
+  { query: initialQuery, initial: initialData, initialError }: ListScreenProps<Q, D>,
+) {
   const client = useQueryClient();
   const [query, setQuery] = useState(initialQuery);
   // When the server read the first view: it ages from there like any answer.
@@ -64,7 +67,9 @@ export function usePagedList<Q extends { page: number }, D extends { page: numbe
   // Until the screen's own request answers, the server's failure to read the first view.
   const failure = list.isError ? errorMessage(list.error) : list.data ? '' : initialError;
   const data = list.isError ? empty : (list.data ?? empty);
-  return { query, setQuery, list, failure, data, busy: list.isFetching };
+  /** The pager's move: the same query, another page. */
+  const toPage = (page: number) => setQuery((q) => ({ ...q, page }));
+  return { query, setQuery, toPage, list, failure, data, busy: list.isFetching };
 }
 
 /** A short pause while typing before the server is asked. */
@@ -88,4 +93,14 @@ export function useTypedSearch<Q extends { page: number; q: string }>(
     return () => window.clearTimeout(timer);
   }, [search, query.q, setQuery]);
   return [search, setSearch];
+}
+
+/** A paged list with a search box (customers, orders): the list, and the box's text as typed. */
+export function useSearchedList<Q extends { page: number; q: string }, D extends { page: number }>(
+  resource: Resource<Q, D>,
+  props: ListScreenProps<Q, D>,
+) {
+  const paged = usePagedList(resource, props);
+  const [search, setSearch] = useTypedSearch(paged.query, paged.setQuery);
+  return { ...paged, search, setSearch };
 }
