@@ -40,7 +40,7 @@ interface SearchProps {
 
 export function CustomerSearch({ t, search, onSearch, query, onQuery }: SearchProps) {
   return (
-    <div className="grid gap-3 sm:grid-cols-[1fr_auto]">
+    <div className="grid gap-3 sm:grid-cols-[1fr_auto] lg:grid-cols-1">
       <SearchBox t={t} value={search} onChange={onSearch} />
       <label className="flex items-center gap-2 text-sm lg:hidden">
         {t('sortHint')}

@@ -55,11 +55,9 @@ function Cards({ orders }: { orders: DashboardOrder[] }) {
               <span className="font-mono text-xs underline underline-offset-4">{order.number}</span>
               <span className="tabular-nums">{formatMoney(order.totalCents, order.currency)}</span>
             </span>
-            <span className="mt-1 flex flex-wrap justify-between gap-x-3 text-sm text-black/70">
-              <span className="min-w-0 truncate">{order.customer}</span>
-              <span>
-                {order.statusLabel} · <time dateTime={order.date}>{frenchDate(order.date)}</time>
-              </span>
+            <span className="mt-1 block truncate text-sm">{order.customer}</span>
+            <span className="block text-sm text-black/70">
+              {order.statusLabel} · <time dateTime={order.date}>{frenchDate(order.date)}</time>
             </span>
           </a>
         </li>

@@ -137,7 +137,7 @@ export function OrdersTable(props: RowsProps) {
             return (
               <BodyRow key={row.id} data-order={row.number} className="align-top">
                 <td className="px-3 py-3">
-                  <span className="font-mono text-xs">{row.number}</span>
+                  <span className="font-mono text-xs whitespace-nowrap">{row.number}</span>
                   <Badges row={row} t={t} />
                 </td>
                 <td className="max-w-[14rem] px-3 py-3">
