@@ -14,7 +14,11 @@ function Table({ orders, t }: { orders: DashboardOrder[]; t: Translate }) {
     <table className="hidden w-full text-left text-sm md:table">
       <TableHead>
         {COLUMNS.map((k) => (
-          <th key={k} scope="col" className="px-4 py-2 font-medium">
+          <th
+            key={k}
+            scope="col"
+            className={`px-4 py-2 font-medium ${k === 'col.amount' ? 'text-right' : ''}`}
+          >
             {t(k)}
           </th>
         ))}
@@ -25,13 +29,13 @@ function Table({ orders, t }: { orders: DashboardOrder[]; t: Translate }) {
             <td className="px-4 py-0">
               <a
                 href={orderHref(order.number)}
-                className="inline-flex min-h-11 items-center font-mono text-xs underline underline-offset-4"
+                className="inline-flex min-h-11 items-center font-mono text-xs whitespace-nowrap underline underline-offset-4"
               >
                 {order.number}
               </a>
             </td>
             <td className="px-4 py-2">{order.customer}</td>
-            <td className="px-4 py-2 tabular-nums">
+            <td className="px-4 py-2 text-right tabular-nums">
               {formatMoney(order.totalCents, order.currency)}
             </td>
             <td className="px-4 py-2">{order.statusLabel}</td>
