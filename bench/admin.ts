@@ -35,7 +35,7 @@ import {
 import { benchCustomers } from './lib/customers.ts';
 import { benchOrders } from './lib/orders.ts';
 import { startGalerie } from './lib/processes.ts';
-import { cleanupAll, onCleanup, printTable, sleep } from './lib/util.ts';
+import { cleanupAll, onCleanup, printTable, sleep, writeResults } from './lib/util.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const resultsFile = path.join(import.meta.dirname, 'results', 'admin-latest.json');
@@ -274,29 +274,22 @@ try {
     'rr',
   );
   await fs.mkdir(path.dirname(resultsFile), { recursive: true });
-  await fs.writeFile(
-    resultsFile,
-    `${JSON.stringify(
-      {
-        date: new Date().toISOString(),
-        cores: os.cpus().length,
-        database: databaseUrl ? 'postgresql' : 'pglite',
-        budgets: BUDGETS,
-        screens,
-        publicPagesWithAdminCode: leaks,
-        list,
-        uploadToVisibleMs: visibleMs,
-        orders: ORDERS,
-        customers: CUSTOMERS,
-        analytics,
-        ordersList,
-        customersList,
-        invoicePdf,
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  await writeResults(resultsFile, {
+    date: new Date().toISOString(),
+    cores: os.cpus().length,
+    database: databaseUrl ? 'postgresql' : 'pglite',
+    budgets: BUDGETS,
+    screens,
+    publicPagesWithAdminCode: leaks,
+    list,
+    uploadToVisibleMs: visibleMs,
+    orders: ORDERS,
+    customers: CUSTOMERS,
+    analytics,
+    ordersList,
+    customersList,
+    invoicePdf,
+  });
   console.log(`\nFigures written to ${path.relative(root, resultsFile)}`);
   const failed =
     screensFailed(screens, leaks) ||

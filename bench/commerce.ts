@@ -35,7 +35,7 @@ import { diskStorage } from '#api/media/storage.ts';
 import { createEmulatedPayments } from '#api/payments/index.ts';
 import { databaseUrlFor, quoteIdent } from '../tests/helpers/pg-admin.ts';
 import { findExecutable, pin, pinNamed, startGalerie } from './lib/processes.ts';
-import { cleanupAll, freePort, onCleanup, printTable, sleep } from './lib/util.ts';
+import { cleanupAll, freePort, onCleanup, printTable, sleep, writeResults } from './lib/util.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const resultsFile = path.join(import.meta.dirname, 'results', 'commerce-latest.json');
@@ -420,30 +420,23 @@ try {
   for (const note of notes) console.log(`note: ${note}`);
 
   await fs.mkdir(path.dirname(resultsFile), { recursive: true });
-  await fs.writeFile(
-    resultsFile,
-    `${JSON.stringify(
-      {
-        measuredAt: new Date().toISOString(),
-        mode: quick ? 'quick' : 'full',
-        machine: {
-          cpus: os.cpus().length,
-          cpuModel: os.cpus()[0]?.model ?? '',
-          node: process.version,
-          loadAverageAtStart: Number(load.toFixed(2)),
-        },
-        pinned,
-        connections: CONNECTIONS,
-        durationSeconds: DURATION_S,
-        targets: TARGETS,
-        targetsMet: !missed,
-        notes,
-        results,
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  await writeResults(resultsFile, {
+    measuredAt: new Date().toISOString(),
+    mode: quick ? 'quick' : 'full',
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? '',
+      node: process.version,
+      loadAverageAtStart: Number(load.toFixed(2)),
+    },
+    pinned,
+    connections: CONNECTIONS,
+    durationSeconds: DURATION_S,
+    targets: TARGETS,
+    targetsMet: !missed,
+    notes,
+    results,
+  });
   console.log(`figures written to ${path.relative(root, resultsFile)}`);
   const failed = results.some((r) => r.errors > 0 || r.non2xx > 0);
   if (failed) console.log('some requests failed: see the errors column');

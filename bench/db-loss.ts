@@ -27,6 +27,7 @@ import {
   GOLDEN_SITE_URL,
   makeGoldenTemplate,
 } from '../tests/setup/golden.ts';
+import { writeResults } from './lib/util.ts';
 
 const adminUrl = process.env['DATABASE_URL'];
 if (!adminUrl) {
@@ -120,8 +121,13 @@ console.log(
 );
 console.log(`  the server ${alive ? 'stayed up' : 'DIED'}\n`);
 const results = path.join(import.meta.dirname, 'results', 'db-loss-latest.json');
-fs.writeFileSync(
-  results,
-  `${JSON.stringify({ when: new Date().toISOString(), clients: CLIENTS, drops, total, failed, otherAnswers: wrong.length, stayedUp: alive }, null, 2)}\n`,
-);
+await writeResults(results, {
+  when: new Date().toISOString(),
+  clients: CLIENTS,
+  drops,
+  total,
+  failed,
+  otherAnswers: wrong.length,
+  stayedUp: alive,
+});
 process.exit(alive && wrong.length === 0 ? 0 : 1);

@@ -11,7 +11,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startGalerie } from './lib/processes.ts';
-import { cleanupAll, onCleanup, printTable, rawGet, sleep } from './lib/util.ts';
+import { cleanupAll, onCleanup, printTable, rawGet, sleep, writeResults } from './lib/util.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const resultsFile = path.join(import.meta.dirname, 'results', 'first-start-latest.json');
@@ -131,31 +131,23 @@ try {
     `  (the first process once its variants were made: p99 ${afterP99.toFixed(1)} ms over ${after.length} requests, median ${percentile(after, 50).toFixed(1)} ms against ${busy.length ? percentile(busy, 50).toFixed(1) : '–'} ms while they were made)`,
   );
   await fs.mkdir(path.dirname(resultsFile), { recursive: true });
-  await fs.writeFile(
-    resultsFile,
-    `${JSON.stringify(
-      {
-        date: new Date().toISOString(),
-        cores: os.cpus().length,
-        loadAverage: os.loadavg()[0],
-        targets: TARGETS,
-        readyMs: Math.round(readyMs),
-        variantsAfterReadyMs:
-          variantsAfterReadyMs === null ? null : Math.round(variantsAfterReadyMs),
-        gallery: {
-          busyRequests: busy.length,
-          busyP99,
-          idleRequests: idle.length,
-          idleP99,
-          ratio,
-          sameProcessAfterP99: afterP99,
-        },
-        steps: steps.map((step) => ({ atMs: Math.round(step.at), line: step.line })),
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  await writeResults(resultsFile, {
+    date: new Date().toISOString(),
+    cores: os.cpus().length,
+    loadAverage: os.loadavg()[0],
+    targets: TARGETS,
+    readyMs: Math.round(readyMs),
+    variantsAfterReadyMs: variantsAfterReadyMs === null ? null : Math.round(variantsAfterReadyMs),
+    gallery: {
+      busyRequests: busy.length,
+      busyP99,
+      idleRequests: idle.length,
+      idleP99,
+      ratio,
+      sameProcessAfterP99: afterP99,
+    },
+    steps: steps.map((step) => ({ atMs: Math.round(step.at), line: step.line })),
+  });
   console.log(`\nFigures written to ${path.relative(root, resultsFile)}`);
   if (
     readyMs > TARGETS.readyMs ||

@@ -22,7 +22,15 @@ import autocannon from 'autocannon';
 import { openDatabase } from '#api/db/index.ts';
 import { benchCatalogue } from './lib/catalogue.ts';
 import { startGalerie } from './lib/processes.ts';
-import { cleanupAll, freePort, median, onCleanup, printTable, sleep } from './lib/util.ts';
+import {
+  cleanupAll,
+  freePort,
+  median,
+  onCleanup,
+  printTable,
+  sleep,
+  writeResults,
+} from './lib/util.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const resultsFile = path.join(import.meta.dirname, 'results', 'publish-latest.json');
@@ -148,10 +156,15 @@ async function heapRun(publishes: number): Promise<void> {
     `\nHeap after ${publishes} publishes: ${mb(last)} against ${mb(first)} after the first, ${mb(last - first)} more (target ≤ ${mb(HEAP_BUDGET_BYTES)}) ${met ? '✓' : '✗ missed'}`,
   );
   await fs.mkdir(path.dirname(heapFile), { recursive: true });
-  await fs.writeFile(
-    heapFile,
-    `${JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, loadAverage: os.loadavg()[0], publishes, budgetBytes: HEAP_BUDGET_BYTES, samples, met }, null, 2)}\n`,
-  );
+  await writeResults(heapFile, {
+    date: new Date().toISOString(),
+    cores: os.cpus().length,
+    loadAverage: os.loadavg()[0],
+    publishes,
+    budgetBytes: HEAP_BUDGET_BYTES,
+    samples,
+    met,
+  });
   console.log(`Figures written to ${path.relative(root, heapFile)}`);
   if (!met) process.exitCode = 1;
 }
@@ -235,10 +248,15 @@ try {
         'lrr',
       );
     await fs.mkdir(path.dirname(resultsFile), { recursive: true });
-    await fs.writeFile(
-      resultsFile,
-      `${JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, loadAverage: load, quick, budgetMs: BUDGET_MS, sizes: results, staticLatency: latency }, null, 2)}\n`,
-    );
+    await writeResults(resultsFile, {
+      date: new Date().toISOString(),
+      cores: os.cpus().length,
+      loadAverage: load,
+      quick,
+      budgetMs: BUDGET_MS,
+      sizes: results,
+      staticLatency: latency,
+    });
     console.log(`\nFigures written to ${path.relative(root, resultsFile)}`);
     const at25 = results.find((r) => r.works === 25);
     if (at25) {

@@ -26,7 +26,15 @@ import { prepareDatabase } from '#api/catalog/seed.ts';
 import { openDatabase } from '#api/db/index.ts';
 import { databaseUrlFor, quoteIdent } from '../tests/helpers/pg-admin.ts';
 import { startGalerie } from './lib/processes.ts';
-import { cleanupAll, errorMessage, freePort, onCleanup, printTable, sleep } from './lib/util.ts';
+import {
+  cleanupAll,
+  errorMessage,
+  freePort,
+  onCleanup,
+  printTable,
+  sleep,
+  writeResults,
+} from './lib/util.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const resultsFile = path.join(import.meta.dirname, 'results', 'soak-latest.json');
@@ -902,79 +910,72 @@ try {
   for (const note of notes) console.log(`note: ${note}`);
 
   await fs.mkdir(path.dirname(resultsFile), { recursive: true });
-  await fs.writeFile(
-    resultsFile,
-    `${JSON.stringify(
-      {
-        measuredAt: new Date().toISOString(),
-        command: `node bench/soak.ts${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}`,
-        machine: {
-          cpus: os.cpus().length,
-          cpuModel: os.cpus()[0]?.model ?? '',
-          node: process.version,
-          loadAverageAtStart: Number(load.toFixed(2)),
-          loadAverageAtEnd: Number((os.loadavg()[0] ?? 0).toFixed(2)),
-        },
-        database,
-        durationSeconds: DURATION_S,
-        ratePerSecond: RATE,
-        windowSeconds: WINDOW_S,
-        mix: MIX,
-        targets: TARGETS,
-        targetsMet: missed.length === 0,
-        checks,
-        totals: {
-          requests,
-          journeys: { browse: counts.browse, cart: counts.cart, purchase: counts.purchase },
-          paid: counts.paid,
-          originalsSold: counts.originalsSold,
-          errors: errors.length,
-          serverLogErrors: serverLog.errorCount,
-          serverLogWarnings: serverLog.warningCount,
-          publishes: serverLog.publishes.length,
-          publishesAfterWarmUp,
-          publishFailures: serverLog.publishFailures,
-          maxSchedulerLagMs: Math.round(maxLagMs),
-        },
-        memory: {
-          start: initial,
-          endOfWarmUp: start,
-          end,
-          heapGrowthBytes: heapGrowth,
-          rssGrowthBytes: rssGrowth,
-          middle,
-          rssSecondHalfBytes: rssSecondHalf,
-          heapSecondHalfBytes: heapSecondHalf,
-          samples: memory,
-        },
-        windows: windowRows.map((w) => ({
-          ...w,
-          p50: w.p50 === null ? null : Number(w.p50.toFixed(1)),
-          p99: w.p99 === null ? null : Number(w.p99.toFixed(1)),
-          max: w.max === null ? null : Number(w.max.toFixed(1)),
-          steps: Object.fromEntries(
-            Object.entries(w.steps).map(([k, s]) => [
-              k,
-              {
-                n: s.n,
-                p50: s.p50 === null ? null : Number(s.p50.toFixed(1)),
-                p99: s.p99 === null ? null : Number(s.p99.toFixed(1)),
-              },
-            ]),
-          ),
-        })),
-        errors: errors.slice(0, 20).map((e) => ({ ...e, at: Number((e.at / 1000).toFixed(1)) })),
-        serverLog: {
-          errors: serverLog.errors,
-          warnings: serverLog.warnings,
-          publishes: serverLog.publishes,
-        },
-        notes,
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  await writeResults(resultsFile, {
+    measuredAt: new Date().toISOString(),
+    command: `node bench/soak.ts${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}`,
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model ?? '',
+      node: process.version,
+      loadAverageAtStart: Number(load.toFixed(2)),
+      loadAverageAtEnd: Number((os.loadavg()[0] ?? 0).toFixed(2)),
+    },
+    database,
+    durationSeconds: DURATION_S,
+    ratePerSecond: RATE,
+    windowSeconds: WINDOW_S,
+    mix: MIX,
+    targets: TARGETS,
+    targetsMet: missed.length === 0,
+    checks,
+    totals: {
+      requests,
+      journeys: { browse: counts.browse, cart: counts.cart, purchase: counts.purchase },
+      paid: counts.paid,
+      originalsSold: counts.originalsSold,
+      errors: errors.length,
+      serverLogErrors: serverLog.errorCount,
+      serverLogWarnings: serverLog.warningCount,
+      publishes: serverLog.publishes.length,
+      publishesAfterWarmUp,
+      publishFailures: serverLog.publishFailures,
+      maxSchedulerLagMs: Math.round(maxLagMs),
+    },
+    memory: {
+      start: initial,
+      endOfWarmUp: start,
+      end,
+      heapGrowthBytes: heapGrowth,
+      rssGrowthBytes: rssGrowth,
+      middle,
+      rssSecondHalfBytes: rssSecondHalf,
+      heapSecondHalfBytes: heapSecondHalf,
+      samples: memory,
+    },
+    windows: windowRows.map((w) => ({
+      ...w,
+      p50: w.p50 === null ? null : Number(w.p50.toFixed(1)),
+      p99: w.p99 === null ? null : Number(w.p99.toFixed(1)),
+      max: w.max === null ? null : Number(w.max.toFixed(1)),
+      steps: Object.fromEntries(
+        Object.entries(w.steps).map(([k, s]) => [
+          k,
+          {
+            n: s.n,
+            p50: s.p50 === null ? null : Number(s.p50.toFixed(1)),
+            p99: s.p99 === null ? null : Number(s.p99.toFixed(1)),
+          },
+        ]),
+      ),
+    })),
+    errors: errors.slice(0, 20).map((e) => ({ ...e, at: Number((e.at / 1000).toFixed(1)) })),
+    serverLog: {
+      errors: serverLog.errors,
+      warnings: serverLog.warnings,
+      publishes: serverLog.publishes,
+    },
+    notes,
+  });
   console.log(`figures written to ${path.relative(root, resultsFile)}`);
   await cleanupAll();
   process.exit(missed.length ? 1 : 0);

@@ -24,7 +24,7 @@ import {
   waitIdle,
   type GalerieServer,
 } from './lib/processes.ts';
-import { cleanupAll, onCleanup, printTable, rawGet } from './lib/util.ts';
+import { cleanupAll, onCleanup, printTable, rawGet, writeResults } from './lib/util.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const resultsFile = path.join(import.meta.dirname, 'results', 'visits-latest.json');
@@ -247,35 +247,28 @@ try {
     );
 
   await fs.mkdir(path.dirname(resultsFile), { recursive: true });
-  await fs.writeFile(
-    resultsFile,
-    `${JSON.stringify(
-      {
-        date: new Date().toISOString(),
-        cores: os.cpus().length,
-        // Other work on the machine moves every figure: the 1-minute load at the start and end.
-        loadAverage: { start: loadAtStart, end: Number(os.loadavg()[0]?.toFixed(2)) },
-        pinned: taskset !== null,
-        sameBuild: same,
-        seconds: SECONDS,
-        connections: CONNECTIONS,
-        pages: PAGES,
-        budget: { ratio: BUDGET_RATIO },
-        rounds,
-        offRps: Math.round(offMean),
-        onRps: Math.round(onMean),
-        ratio: Number(ratio.toFixed(3)),
-        offRoundSpread: noise === null ? null : Number(noise.toFixed(3)),
-        cpuUsPerRequest: {
-          off: cpuOff === null ? null : Math.round(cpuOff),
-          on: cpuOn === null ? null : Math.round(cpuOn),
-        },
-        counted: { on: onCounts, off: offCounts, onRequests },
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  await writeResults(resultsFile, {
+    date: new Date().toISOString(),
+    cores: os.cpus().length,
+    // Other work on the machine moves every figure: the 1-minute load at the start and end.
+    loadAverage: { start: loadAtStart, end: Number(os.loadavg()[0]?.toFixed(2)) },
+    pinned: taskset !== null,
+    sameBuild: same,
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+    pages: PAGES,
+    budget: { ratio: BUDGET_RATIO },
+    rounds,
+    offRps: Math.round(offMean),
+    onRps: Math.round(onMean),
+    ratio: Number(ratio.toFixed(3)),
+    offRoundSpread: noise === null ? null : Number(noise.toFixed(3)),
+    cpuUsPerRequest: {
+      off: cpuOff === null ? null : Math.round(cpuOff),
+      on: cpuOn === null ? null : Math.round(cpuOn),
+    },
+    counted: { on: onCounts, off: offCounts, onRequests },
+  });
   console.log(`\nFigures written to ${path.relative(root, resultsFile)}`);
   const counting = onCounts.views >= onRequests && offCounts.views === 0;
   if (!counting) console.log('The counts do not match the requests ✗');

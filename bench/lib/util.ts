@@ -1,7 +1,10 @@
 // Small helpers shared by the bench sections: raw HTTP on loopback, free ports, medians, byte
 // formatting, the result rows every section produces, and the tables that print them.
+import fs from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
+import path from 'node:path';
+import * as prettier from 'prettier';
 
 /** `info`: a figure reported without a budget; `missing`: the page answers 404 today. */
 export type Status = 'pass' | 'fail' | 'missing' | 'n/a' | 'info';
@@ -120,4 +123,17 @@ export async function cleanupAll(): Promise<void> {
       console.error(`cleanup failed: ${errorMessage(error)}`);
     }
   }
+}
+
+/**
+ * Writes a bench's figures to bench/results/, formatted as `npm run check` expects: the files are
+ * committed, and a plain `JSON.stringify` left the tree failing the format check after a run.
+ */
+export async function writeResults(file: string, figures: unknown): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  await fs.writeFile(
+    file,
+    await prettier.format(JSON.stringify(figures), { ...options, filepath: file }),
+  );
 }
