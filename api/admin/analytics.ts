@@ -139,7 +139,9 @@ export async function analytics(
     // (unit price × quantity, §9).
     sql<{
       types: { artwork_type: string; revenue: number }[] | null;
-      top: { title: string; key: string | null; quantity: number; revenue: number }[] | null;
+      top:
+        | { title: string; key: string | null; type: string; quantity: number; revenue: number }[]
+        | null;
     }>`
       WITH l AS MATERIALIZED (
         SELECT artwork_id, lost_title, artwork_type, title, quantity, gross_cents, net_cents
@@ -156,10 +158,11 @@ export async function analytics(
                  -- A print's gallery card is its original's (src/lib/groups.ts).
                  CASE WHEN a.archived_at IS NULL
                    THEN regexp_replace(coalesce(og.slug, a.slug), '-(original|print)$', '') END AS key,
-                 x.quantity, x.revenue
+                 x.type, x.quantity, x.revenue
           FROM (
-            SELECT artwork_id, lost_title, min(title) AS title, sum(quantity) AS quantity,
-                   sum(gross_cents) AS revenue
+            -- A print often bears its original's title: its type tells the two rows apart.
+            SELECT artwork_id, lost_title, min(title) AS title, min(artwork_type) AS type,
+                   sum(quantity) AS quantity, sum(gross_cents) AS revenue
             FROM l GROUP BY 1, 2
             ORDER BY quantity DESC, revenue DESC, title
             LIMIT 5
@@ -253,6 +256,7 @@ export async function analytics(
     top: top.rows.map((row) => ({
       title: row.title,
       key: row.key,
+      type: row.type === 'print' ? ('print' as const) : ('original' as const),
       quantity: num(row.quantity),
       revenueCents: num(row.revenue),
     })),

@@ -113,6 +113,7 @@ function Analytics({ initial, texts, privacyHref }: Props) {
             <tr key={`${work.key ?? work.title}-${index}`} className={ROW}>
               <th scope="row" className={`${CELL} font-normal`}>
                 {work.title}
+                <span className="block text-xs text-black/70">{t(`top.type.${work.type}`)}</span>
               </th>
               <td className={NUMBER}>{work.quantity}</td>
               <td className={NUMBER}>{eur(work.revenueCents)}</td>

@@ -59,6 +59,8 @@ export interface TopWork {
   title: string;
   /** The gallery key (`/gallery?work=<key>`) when the work still exists. */
   key: string | null;
+  /** An original and its prints often share a title. */
+  type: 'original' | 'print';
   quantity: number;
   /** unit price × quantity over the period (§9). */
   revenueCents: number;

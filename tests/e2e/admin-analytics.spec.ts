@@ -178,10 +178,12 @@ async function expectScreenShows(page: Page, data: Analytics) {
   await expect(figure(page, 'Taux de conversion')).toHaveText(conversionText(data.customers));
   const top = region(page, 'Œuvres les plus vendues').locator('tbody tr');
   await expect(top).toHaveCount(data.top.length);
+  // Each work with its type beneath: an original and its prints often share a title.
+  const typeLabel = { original: 'Original', print: 'Tirage' } as const;
   for (const [index, work] of data.top.entries())
     await expect(top.nth(index)).toHaveText(
       new RegExp(
-        `^${literal(work.title)}\\s*${work.quantity}\\s*${literal(eur(work.revenueCents))}$`,
+        `^${literal(work.title)}\\s*${typeLabel[work.type]}\\s*${work.quantity}\\s*${literal(eur(work.revenueCents))}$`,
       ),
     );
 }
@@ -225,6 +227,7 @@ test('sales paid in the shop appear on the analytics screen, for every period, w
   expect(week.top).toContainEqual(
     expect.objectContaining({
       title: PRINT.title,
+      type: 'print',
       quantity: PRINT.quantity,
       revenueCents: PRINT.priceCents * PRINT.quantity,
     }),

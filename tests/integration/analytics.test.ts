@@ -311,8 +311,8 @@ describe('a month of sales written out by hand', () => {
     // The discount is shared by the lines; shipping belongs to no work.
     expect(a.byType).toEqual({ originalCents: 410_000, printCents: 63_000 + 35_000 });
     expect(a.top).toEqual([
-      { title: titleP, key: keyA, quantity: 3, revenueCents: 105_000 },
-      { title: titleA, key: keyA, quantity: 1, revenueCents: 410_000 },
+      { title: titleP, key: keyA, type: 'print', quantity: 3, revenueCents: 105_000 },
+      { title: titleA, key: keyA, type: 'original', quantity: 1, revenueCents: 410_000 },
     ]);
     expect(a.mostViewed).toEqual([{ title: titleA, key: keyA, views: 5 }]);
     // alice (twice, once in capitals), bob, carol, dave, erin, gina, and frank, whose paid order
