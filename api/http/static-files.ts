@@ -195,19 +195,7 @@ export class StaticFiles {
     const encoding = pickEncoding(req.headers['accept-encoding'], file.encoded);
     const chosen = (encoding && file.encoded[encoding]) || file.identity;
     if (chosen.head?.common !== common) {
-      const list = [
-        ...common,
-        'Content-Security-Policy',
-        file.policy ?? HEADER_POLICY,
-        'Content-Type',
-        file.type,
-        'Cache-Control',
-        file.cacheControl,
-        'ETag',
-        chosen.etag,
-      ];
-      if (file.encoded.br || file.encoded.gzip) list.push('Vary', 'Accept-Encoding');
-      if (encoding) list.push('Content-Encoding', encoding);
+      const list = [...common, ...fileHeaders(file, chosen, encoding, file.cacheControl)];
       list.push('Content-Length', String(chosen.body.length));
       chosen.head = { common, list };
     }
@@ -221,12 +209,14 @@ export class StaticFiles {
   send(req: IncomingMessage, res: ServerResponse, file: StaticFile, status: number): void {
     const encoding = pickEncoding(req.headers['accept-encoding'], file.encoded);
     const chosen = (encoding && file.encoded[encoding]) || file.identity;
-    res.setHeader('Content-Type', file.type);
-    res.setHeader('Cache-Control', status === 200 ? file.cacheControl : 'no-store');
-    res.setHeader('ETag', chosen.etag);
-    if (file.policy) res.setHeader('Content-Security-Policy', file.policy);
-    if (file.encoded.br || file.encoded.gzip) res.setHeader('Vary', 'Accept-Encoding');
-    if (encoding) res.setHeader('Content-Encoding', encoding);
+    const headers = fileHeaders(
+      file,
+      chosen,
+      encoding,
+      status === 200 ? file.cacheControl : 'no-store',
+    );
+    for (let i = 0; i < headers.length; i += 2)
+      res.setHeader(headers[i] ?? '', headers[i + 1] ?? '');
     if (status === 200 && matchesEtag(req.headers['if-none-match'], chosen.etag)) {
       res.statusCode = 304;
       res.end();
@@ -236,6 +226,31 @@ export class StaticFiles {
     res.setHeader('Content-Length', chosen.body.length);
     res.end(req.method === 'HEAD' ? undefined : chosen.body);
   }
+}
+
+/**
+ * A built file's own headers, as names and values (what `writeHead` takes), but its length: its
+ * policy (the page's, else the one every response carries), type, caching, validator, encoding.
+ */
+function fileHeaders(
+  file: StaticFile,
+  chosen: Variant,
+  encoding: Encoding | null,
+  cacheControl: string,
+): string[] {
+  const list = [
+    'Content-Security-Policy',
+    file.policy ?? HEADER_POLICY,
+    'Content-Type',
+    file.type,
+    'Cache-Control',
+    cacheControl,
+    'ETag',
+    chosen.etag,
+  ];
+  if (file.encoded.br || file.encoded.gzip) list.push('Vary', 'Accept-Encoding');
+  if (encoding) list.push('Content-Encoding', encoding);
+  return list;
 }
 
 /** What an Accept-Encoding header allows of ours, br first. */
