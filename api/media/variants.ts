@@ -237,9 +237,12 @@ export async function renderMissingVariants(
   masters: readonly WarmMaster[],
 ): Promise<number> {
   const keys = new Map(masters.map((m) => [m.sha256, m.storageKey]));
+  // A master removed since it was listed (its work deleted while a publish's variants were being
+  // made): nothing shows it any more, so its variants are not made, and the others still are.
+  const gone = new Set<string>();
   let rendered = 0;
   for (const variant of await missingVariants(cacheDir, masters)) {
-    if (!SHA256.test(variant.sha256)) continue;
+    if (!SHA256.test(variant.sha256) || gone.has(variant.sha256)) continue;
     let pending = inFlight.get(variant.file);
     if (!pending) {
       pending = render(storage, keys.get(variant.sha256)!, variant.file, variant).finally(() =>
@@ -247,7 +250,13 @@ export async function renderMissingVariants(
       );
       inFlight.set(variant.file, pending);
     }
-    await pending;
+    try {
+      await pending;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      gone.add(variant.sha256);
+      continue;
+    }
     rendered++;
   }
   return rendered;

@@ -66,6 +66,35 @@ describe('warming the variants aside', () => {
     expect(await warmVariantsAside(t.db, mediaDir, cacheDir, [media], storage)).toBe(0);
   });
 
+  it('skips a master removed since it was listed (its work deleted meanwhile) and makes the others', async () => {
+    const photo = (background: string) =>
+      sharp({ create: { width: 900, height: 700, channels: 3, background } })
+        .jpeg()
+        .toBuffer();
+    const kept = await storeUpload(t.db, storage, await photo('#5a7a3b'), { fr: '', en: '' });
+    const removed = await storeUpload(t.db, storage, await photo('#7a3b5a'), { fr: '', en: '' });
+    // Listed (its media row still there), but its file already gone, as after a deletion.
+    const { storage_key } = await t.db
+      .selectFrom('media')
+      .select('storage_key')
+      .where('sha256', '=', removed.sha256)
+      .executeTakeFirstOrThrow();
+    await storage.remove(storage_key);
+
+    // Every width in both formats for the kept one; the worker does not fail for the other.
+    expect(await warmVariantsAside(t.db, mediaDir, cacheDir, [removed, kept], storage)).toBe(6);
+    const folder = (sha256: string) => path.join(cacheDir, sha256.slice(0, 2), sha256);
+    expect((await fs.readdir(folder(kept.sha256))).sort()).toEqual([
+      '1200.avif',
+      '1200.webp',
+      '400.avif',
+      '400.webp',
+      '800.avif',
+      '800.webp',
+    ]);
+    await expect(fs.readdir(folder(removed.sha256))).rejects.toThrow(/ENOENT/);
+  });
+
   it('stops its worker when the server shuts down, whatever it was making', async () => {
     const jpeg = await sharp({
       create: { width: 3000, height: 4000, channels: 3, background: '#3b5b7a' },
