@@ -450,6 +450,19 @@ test('axe and the look at 1366 and 390 px: the screen, the detail, the erase dia
     await settle(page);
     await expectNoAxeViolations(page);
     await expectLooksRight(page);
+    // Names and addresses are read in full: wrapped, never cut with an ellipsis.
+    const cut = await rows
+      .locator('button[id^="customer-"] span:not(.sr-only)')
+      .evaluateAll((spans) =>
+        spans
+          .filter(
+            (s) =>
+              getComputedStyle(s).textOverflow === 'ellipsis' ||
+              s.scrollWidth > s.clientWidth + 0.5,
+          )
+          .map((s) => s.textContent),
+      );
+    expect(cut, `names cut at ${width} px`).toEqual([]);
     await page.screenshot({
       path: test.info().outputPath(`customers-${width}.png`),
       fullPage: true,

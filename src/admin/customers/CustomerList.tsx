@@ -59,14 +59,15 @@ function NameButton({
       onClick={() => onOpen(row.email)}
       className="-mx-1 block max-w-full min-w-0 rounded px-1 py-1 text-left hover:bg-black/5"
     >
+      {/* Wrapped rather than cut: the owner reads a name or an address in full (never '…'). */}
       <span
-        className={`block truncate font-medium underline decoration-black/30 underline-offset-4 ${
+        className={`block font-medium wrap-anywhere underline decoration-black/30 underline-offset-4 ${
           row.name ? '' : 'text-black/70 italic'
         }`}
       >
         {row.name ?? t('noName')}
       </span>
-      <span className="block truncate text-xs text-black/70">{row.email}</span>
+      <span className="block text-xs wrap-anywhere text-black/70">{row.email}</span>
       {/* The name says what the button opens; the visible text stays the start of it. */}
       <span className="sr-only"> {t('detailsOf')}</span>
     </button>
