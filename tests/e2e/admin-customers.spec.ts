@@ -490,3 +490,34 @@ test('axe and the look at 1366 and 390 px: the screen, the detail, the erase dia
   }
   expect(errors).toEqual([]);
 });
+
+test('a buyer without an account: "Sans compte" once, never "Inscrit le : Jamais"', async ({
+  browser,
+  baseURL,
+  page,
+}) => {
+  // Not of this run's 25 (their search finds `run`): a guest's address of its own.
+  const key = `sans-compte-${(Date.now() + 1).toString(36)}`;
+  const guest = { email: `${key}@example.test`, name: 'Bérénice Sans-Compte' };
+  await buyPrint(browser, baseURL!, guest.email, guest.name);
+  const errors = await signIn(page, `/admin/customers?q=${key}`);
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: width > 400 ? 900 : 844 });
+    await idle(page);
+    const row = shown(page, width > 1000 ? 'table' : 'cards').first();
+    await expect(row).toHaveAttribute('data-customer', guest.email);
+    await expect(row.getByText('Sans compte', { exact: true })).toHaveCount(1);
+    await expect(row).not.toContainText('Jamais (sans compte)');
+    if (width > 1000) await expect(row.locator('td').nth(1)).toHaveText('Sans compte');
+    await row.getByRole('button').first().click();
+    const dialog = page.getByRole('dialog', { name: 'Détails du client' });
+    await expect(dialog.getByText('Sans compte (achats en invité)')).toBeVisible();
+    await expect(dialog.getByRole('term').filter({ hasText: /^Inscrit le$/ })).toHaveCount(0);
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: test.info().outputPath(`customer-guest-detail-${width}.png`) });
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await page.screenshot({ path: test.info().outputPath(`customer-guest-${width}.png`) });
+  }
+  expect(errors).toEqual([]);
+});

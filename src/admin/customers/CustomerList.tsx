@@ -74,6 +74,26 @@ function NameButton({
   );
 }
 
+/**
+ * 'Inscrit le': the date; for a buyer who never made an account, 'Sans compte' — said once, as a
+ * badge, where 'Inscrit le : Jamais' would read as an account that was never opened.
+ */
+export function Registered({
+  t,
+  row,
+}: {
+  t: Translate;
+  row: Pick<CustomerRow, 'registeredAt' | 'hasAccount'>;
+}) {
+  if (row.registeredAt) return <>{frenchDate(row.registeredAt)}</>;
+  if (row.hasAccount) return <span className="text-black/70">{t('never')}</span>;
+  return (
+    <span className="inline-block rounded border border-black/20 bg-black/[0.03] px-2 py-0.5 text-xs whitespace-nowrap text-black/80">
+      {t('guest')}
+    </span>
+  );
+}
+
 export function CustomerTable({
   t,
   list,
@@ -119,14 +139,7 @@ export function CustomerTable({
                 <NameButton t={t} row={row} place="table" onOpen={onOpen} />
               </td>
               <td className="px-3 py-2 xl:whitespace-nowrap">
-                {row.registeredAt ? (
-                  frenchDate(row.registeredAt)
-                ) : (
-                  <span className="text-black/70">
-                    {never}
-                    {!row.hasAccount && <span className="block text-xs">{t('guest')}</span>}
-                  </span>
-                )}
+                <Registered t={t} row={row} />
               </td>
               <td
                 className={`px-3 py-2 xl:whitespace-nowrap ${row.lastSignInAt ? '' : 'text-black/70'}`}
@@ -158,12 +171,6 @@ export function CustomerTable({
 export function CustomerCards({ t, list, onOpen }: ListProps) {
   const never = t('never');
   const date = (iso: string | null) => (iso ? frenchDate(iso) : never);
-  const registered = (row: CustomerRow) =>
-    row.registeredAt
-      ? frenchDate(row.registeredAt)
-      : row.hasAccount
-        ? never
-        : `${never} (${t('guest').toLowerCase()})`;
   return (
     <ul className="space-y-3 lg:hidden">
       {list.customers.map((row) => (
@@ -183,7 +190,7 @@ export function CustomerCards({ t, list, onOpen }: ListProps) {
           </div>
           <CardFacts
             facts={[
-              [t('col.registered'), registered(row)],
+              [t('col.registered'), <Registered key="registered" t={t} row={row} />],
               [t('col.lastSignIn'), date(row.lastSignInAt)],
               [t('col.lastOrder'), date(row.lastOrderAt)],
             ]}

@@ -30,7 +30,11 @@ export function Identity({ t, customer: c }: Props) {
     [t('detail.name'), c.name ?? t('notProvided')],
     [t('detail.email'), c.email],
     [t('detail.account'), c.hasAccount ? t('detail.hasAccount') : t('detail.guest')],
-    [t('detail.registered'), dateOr(t, c.registeredAt)],
+    // A buyer without an account has no registration date: 'Compte' says so, once, instead of
+    // 'Inscrit le : Jamais'.
+    ...(c.hasAccount
+      ? [[t('detail.registered'), dateOr(t, c.registeredAt)] as [string, ReactNode]]
+      : []),
     [t('detail.lastSignIn'), dateOr(t, c.lastSignInAt)],
   ];
   return (
