@@ -110,10 +110,12 @@ function Editions({ editions: initialList, initial, initialError, texts }: Props
     <div className="space-y-5" aria-busy={busy || undefined}>
       <p className="max-w-3xl text-sm text-black/80">{t('intro')}</p>
       <div className="flex flex-wrap items-end gap-3">
-        <label className="block w-full min-w-0 sm:w-auto">
+        <label className="block w-full min-w-0 sm:w-auto sm:max-w-full">
           <span className="block text-sm font-medium">{t('work')}</span>
+          {/* As wide as its longest option (a title, its year, technique and size, then the sales),
+              so no choice is cut; never wider than the screen. */}
           <select
-            className="mt-1 min-h-11 w-full rounded border border-field bg-white px-3 sm:w-[34rem] sm:max-w-full"
+            className="mt-1 min-h-11 w-full rounded border border-field bg-white px-3 sm:w-auto sm:max-w-full sm:min-w-[20rem]"
             value={id ?? ''}
             disabled={busy}
             onChange={(event) => {

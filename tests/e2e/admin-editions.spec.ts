@@ -133,6 +133,20 @@ test('the owner finds a sold number in the register and exports it as CSV', asyn
     await expectNoAxeViolations(page);
     await expectLooksRight(page);
     await expectNoSidewaysScroll(page);
+    if (size.width > 1000) {
+      // The selector shows its longest option whole (text, side padding and the arrow's room).
+      const room = await page.getByRole('combobox', { name: 'Œuvre' }).evaluate((select) => {
+        const style = getComputedStyle(select);
+        const ctx = document.createElement('canvas').getContext('2d')!;
+        ctx.font = style.font;
+        const longest = Math.max(
+          ...[...(select as HTMLSelectElement).options].map((o) => ctx.measureText(o.text).width),
+        );
+        const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+        return select.getBoundingClientRect().width - padding - 16 - longest;
+      });
+      expect(room, 'the longest option fits the selector').toBeGreaterThanOrEqual(0);
+    }
     await page.screenshot({
       path: test.info().outputPath(`editions-${size.width}.png`),
       fullPage: true,
