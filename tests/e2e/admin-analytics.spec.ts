@@ -188,6 +188,17 @@ async function expectScreenShows(page: Page, data: Analytics) {
     );
 }
 
+/** On a phone, every link of the screen is a target at least 44 px tall (our aim, WCAG 2.5.5). */
+async function expectTallLinks(page: Page) {
+  const short = await page.locator('main a').evaluateAll((links) =>
+    links
+      .filter((a) => a.getBoundingClientRect().width > 0 && !a.closest('.sr-only, [hidden]'))
+      .filter((a) => a.getBoundingClientRect().height < 44 - 0.5)
+      .map((a) => `${a.textContent?.trim()} ${Math.round(a.getBoundingClientRect().height)} px`),
+  );
+  expect(short, 'links under 44 px tall at 390 px').toEqual([]);
+}
+
 test('sales paid in the shop appear on the analytics screen, for every period, with their tables', async ({
   page,
   browser,
@@ -347,6 +358,7 @@ test('the screen passes axe and looks right at 1366 and 390 px; screenshots for 
       await settle(page);
       await expectNoAxeViolations(page);
       await expectLooksRight(page);
+      if (width < 640) await expectTallLinks(page);
       await page.screenshot({
         path: path.join(SHOTS, `analytics-${width}-${points}.png`),
         fullPage: true,

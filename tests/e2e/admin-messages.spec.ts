@@ -62,6 +62,17 @@ async function sendEnquiry(page: Page, name: string, email: string, message: str
 const messageOf = (page: Page, name: string): Locator =>
   page.locator('main li[data-message]').filter({ hasText: name });
 
+/** On a phone, every link of the screen is a target at least 44 px tall (our aim, WCAG 2.5.5). */
+async function expectTallLinks(page: Page) {
+  const short = await page.locator('main a').evaluateAll((links) =>
+    links
+      .filter((a) => a.getBoundingClientRect().width > 0 && !a.closest('.sr-only, [hidden]'))
+      .filter((a) => a.getBoundingClientRect().height < 44 - 0.5)
+      .map((a) => `${a.textContent?.trim()} ${Math.round(a.getBoundingClientRect().height)} px`),
+  );
+  expect(short, 'links under 44 px tall at 390 px').toEqual([]);
+}
+
 test('an enquiry sent from a work page reaches the mailbox, the dashboard and Messages', async ({
   page,
 }) => {
@@ -167,6 +178,7 @@ for (const size of SIZES) {
     await settle(page);
     await expectLooksRight(page);
     await expectNoAxeViolations(page);
+    if (size.width < 640) await expectTallLinks(page);
     await expect(page).toHaveScreenshot(`messages-${size.width}.png`, {
       fullPage: true,
       animations: 'disabled',

@@ -3,7 +3,7 @@
 // enough visitors were counted to mean something (issue 27 §6).
 import type { Analytics } from '../../schemas/analytics.ts';
 import { formatWholeMoney } from '../../domain/money.ts';
-import type { Translate } from '../ui/kit.tsx';
+import { INLINE_LINK, type Translate } from '../ui/kit.tsx';
 import { CONVERSION_MIN_VISITORS, conversionText, formatChange, type Trend } from './format.ts';
 import Section from '../ui/Section.tsx';
 
@@ -108,7 +108,7 @@ export function CustomerFigures(props: {
       </dl>
       <p className="mt-2 text-xs text-black/70">
         {t('customers.privacy')}{' '}
-        <a href={props.privacyHref} className="underline underline-offset-2">
+        <a href={props.privacyHref} className={`${INLINE_LINK} underline underline-offset-2`}>
           {t('customers.privacyLink')}
         </a>
       </p>

@@ -4,7 +4,7 @@
 // opened — and 'Lire' / 'Répondre' (the owner's mail, in the sender's language) / read or unread.
 import { replyHref, type AdminMessage } from '../../schemas/admin-messages.ts';
 import { frenchDate } from '../ui/format.ts';
-import { BUTTON, type Translate } from '../ui/kit.tsx';
+import { BUTTON, INLINE_LINK, type Translate } from '../ui/kit.tsx';
 
 interface ItemProps {
   message: AdminMessage;
@@ -49,7 +49,7 @@ export default function MessageItem({ message, t, expanded, onToggle, onRead }: 
           {message.work.href ? (
             <a
               href={message.work.href}
-              className="font-medium underline decoration-black/30 underline-offset-4 hover:decoration-black"
+              className={`${INLINE_LINK} font-medium underline decoration-black/30 underline-offset-4 hover:decoration-black`}
             >
               {message.work.title}
             </a>

@@ -26,6 +26,11 @@ export const INPUT =
   'mt-1 block min-h-11 w-full rounded border border-field bg-white px-3 py-2 aria-[invalid=true]:border-red-700 aria-[invalid=true]:ring-1 aria-[invalid=true]:ring-red-700 disabled:bg-black/5';
 export const BUTTON =
   'inline-flex min-h-11 items-center justify-center rounded border border-black/20 bg-white px-4 text-sm hover:bg-black/5 disabled:cursor-not-allowed disabled:opacity-60';
+/**
+ * A link inside a sentence: on a phone, a 44 px tall target (WCAG 2.5.5, our phone goal) that
+ * still flows with the text; from a tablet on, plain inline text as before.
+ */
+export const INLINE_LINK = 'inline-flex min-h-11 items-center sm:inline sm:min-h-0';
 export const PRIMARY =
   'inline-flex min-h-11 items-center justify-center rounded bg-ink px-5 text-sm font-medium text-white hover:bg-black disabled:cursor-not-allowed disabled:opacity-60';
 
