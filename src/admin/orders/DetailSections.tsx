@@ -6,7 +6,7 @@ import { useState, type ReactNode } from 'react';
 import type { OrderDetail } from '../../schemas/admin-orders.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { frenchDate } from '../ui/format.ts';
-import type { Translate } from '../ui/kit.tsx';
+import { INLINE_LINK, type Translate } from '../ui/kit.tsx';
 import { Facts as KitFacts } from '../ui/table.tsx';
 import { PaymentBadge, shortSession } from './badges.tsx';
 import { invoiceHref } from './links.ts';
@@ -45,7 +45,11 @@ export function CustomerAndAddress({ o, t }: Part) {
             [t('detail.name'), o.customerName || t('detail.notSpecified')],
             [
               t('detail.email'),
-              <a key="email" href={`mailto:${o.customerEmail}`} className="underline">
+              <a
+                key="email"
+                href={`mailto:${o.customerEmail}`}
+                className={`${INLINE_LINK} underline`}
+              >
                 {o.customerEmail}
               </a>,
             ],
