@@ -52,6 +52,11 @@ const envSchema = z.object({
     (value) => value === undefined || /^(on|off)$/i.test(value),
     'VISIT_COUNTING must be on or off',
   ),
+  // A build started ahead of the next publish (api/build/standby.ts, docs/decisions/056).
+  PUBLISH_AHEAD: optionalText.refine(
+    (value) => value === undefined || /^(on|off)$/i.test(value),
+    'PUBLISH_AHEAD must be on or off',
+  ),
   // Issue 14 §3: the server's daily backup (api/backup/schedule.ts, docs/decisions/027).
   BACKUPS: optionalText.refine(
     (value) => value === undefined || /^(on|off)$/i.test(value),
@@ -83,6 +88,8 @@ export interface AppConfig {
   visitCounting: boolean;
   /** Which reverse proxies' X-Forwarded-For / -Proto are believed (api/http/client.ts). */
   trustProxy: TrustProxy;
+  /** The next publish's build started ahead (~300 MB held while it waits): on unless off. */
+  publishAhead: boolean;
   /** The server's daily backup: on unless BACKUPS=off. */
   backups: boolean;
   /** Where backups go (BACKUP_DIR, default DATA_DIR/backups), absolute. */
@@ -120,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     paymentEmulator: e.PAYMENT_EMULATOR?.toLowerCase() === 'on',
     visitCounting: e.VISIT_COUNTING?.toLowerCase() !== 'off',
     trustProxy: e.TRUST_PROXY === undefined ? TRUST_NOTHING : parseTrustProxy(e.TRUST_PROXY),
+    publishAhead: e.PUBLISH_AHEAD?.toLowerCase() !== 'off',
     backups: e.BACKUPS?.toLowerCase() !== 'off',
     backupDir: path.resolve(e.BACKUP_DIR ?? path.join(e.DATA_DIR ?? '.data', 'backups')),
     backupKeep: e.BACKUP_KEEP === undefined ? 7 : Number(e.BACKUP_KEEP),

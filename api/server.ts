@@ -10,9 +10,10 @@ import { createAdminInvitation } from './accounts/invitations.ts';
 import { ensureSetupLink, keepsSetupLink } from './accounts/setup-link.ts';
 import { afterAnswerSettled } from './background.ts';
 import { BuildError, ensureBuild, startBuild, type StartedBuild } from './build/index.ts';
-import { providePublisher } from './build/publish.ts';
+import { providePublisher, provideStandby } from './build/publish.ts';
 import { Publisher } from './build/publisher.ts';
 import { ServedVersion } from './build/served.ts';
+import { StandbyBuild } from './build/standby.ts';
 import { distDirOf, readCurrent, unmarkInUse } from './build/versions.ts';
 import { followCluster } from './cluster/follow.ts';
 import { CLUSTER_LOCKS, tryClusterLock, withClusterLock } from './cluster/lock.ts';
@@ -183,6 +184,15 @@ async function main(): Promise<void> {
 
     // Publishing while serving: a new version is built beside the served one, loaded whole,
     // then swapped in; the one it replaces is kept until no request uses it.
+    // The next publish's build, started ahead while the owner edits (docs/decisions/056).
+    const standby = new StandbyBuild(
+      { root, dist, siteUrl: config.siteUrl, log: logBuild },
+      {
+        enabled: config.publishAhead,
+        onError: (error) =>
+          log.warn({ err: error }, 'Galerie: a build ahead of the next publish could not start'),
+      },
+    );
     const publisher = new Publisher({
       initial: { version: build.id, lastSuccessAt: build.info.builtAt },
       log: (line) =>
@@ -191,43 +201,46 @@ async function main(): Promise<void> {
           : log.info(`Galerie: ${line}`),
       describe: (error) =>
         error instanceof BuildError ? error.lastLine : (error as Error).message,
-      publish: async (signal, { force }) => {
-        versions.building += 1;
-        try {
-          // The current version is served on when it was built from this catalogue snapshot
-          // (after a sale that changes nothing a page shows, say) unless the publish was asked
-          // for by hand; on several nodes, under the publish lock, a matching version another
-          // node built while this one waited is served instead of built again.
-          const served = versions.id;
-          const next = await oneBuilder(
-            () =>
-              ensureBuild(db, {
-                root,
-                dist,
-                siteUrl: config.siteUrl,
-                signal,
-                stale: force ? served : null,
-              }),
-            signal,
-          );
-          if (next.id === served) {
-            log.info(`Galerie: the pages did not change, version ${next.id} stays`);
+      publish: (signal, { force }) =>
+        standby.around(async () => {
+          versions.building += 1;
+          try {
+            // The current version is served on when it was built from this catalogue snapshot
+            // (after a sale that changes nothing a page shows, say) unless the publish was asked
+            // for by hand; on several nodes, under the publish lock, a matching version another
+            // node built while this one waited is served instead of built again.
+            const served = versions.id;
+            const next = await oneBuilder(
+              () =>
+                ensureBuild(db, {
+                  root,
+                  dist,
+                  siteUrl: config.siteUrl,
+                  signal,
+                  stale: force ? served : null,
+                  standby,
+                }),
+              signal,
+            );
+            if (next.id === served) {
+              log.info(`Galerie: the pages did not change, version ${next.id} stays`);
+              return next.id;
+            }
+            await versions.serve(next.id, next.dir);
+            void warm(next.snapshotImages);
+            log.info(
+              next.built
+                ? `Galerie: published version ${next.id} in ${seconds(next.ms)}`
+                : `Galerie: serving version ${next.id}, already published by another node`,
+            );
             return next.id;
+          } finally {
+            versions.building -= 1;
           }
-          await versions.serve(next.id, next.dir);
-          void warm(next.snapshotImages);
-          log.info(
-            next.built
-              ? `Galerie: published version ${next.id} in ${seconds(next.ms)}`
-              : `Galerie: serving version ${next.id}, already published by another node`,
-          );
-          return next.id;
-        } finally {
-          versions.building -= 1;
-        }
-      },
+        }),
     });
     providePublisher(publisher);
+    provideStandby(() => standby.prepare());
     // Versions and settings the other nodes publish, followed once a second.
     const follower = cluster
       ? followCluster({
@@ -350,6 +363,8 @@ async function main(): Promise<void> {
         await backups?.stop();
         await publisher.close();
         providePublisher(undefined);
+        provideStandby(undefined);
+        await standby.stop();
         const served = app.site.version;
         if (served) unmarkInUse(dist, served.id);
         emulator?.close();

@@ -1,7 +1,9 @@
 // Collections for the prerendered pages. Artworks and site settings come from the database at
 // build time: through the JSON snapshot the server hands to `astro build` (PGlite belongs to the
 // server process), or, under `astro dev`, from the database itself, prepared as `npm start` does.
+import { watch } from 'node:fs';
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
@@ -15,22 +17,45 @@ import { DEFAULT_SETTINGS, settingsSchema } from '#api/settings/index.ts';
 let snapshot: Promise<CatalogSnapshot> | undefined;
 
 /**
- * The snapshot file's text, once the server has written it: a first start begins the build
- * before it knows the catalogue (api/build/index.ts `startBuild`), and this is where the build
- * waits. Bounded: the build stops if the server that started it is gone, or after 30 minutes.
+ * The snapshot file's text, once the server has written it: a first start, and a build started
+ * ahead of the next publish (api/build/standby.ts), begin the build before the catalogue is known
+ * (api/build/index.ts `startBuild`), and this is where the build waits — as long as the owner
+ * takes to make a change. Bounded by the server that started it: the build stops once it is gone.
  */
 async function whenWritten(file: string): Promise<string> {
   const parent = process.ppid;
-  const deadline = Date.now() + 30 * 60_000;
-  for (;;) {
-    try {
-      return await fs.readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  // Woken when the file is named (the server writes it whole, then renames it), so that a build
+  // waiting for minutes costs nothing meanwhile; once a second regardless, to notice its server
+  // gone (or a file system that does not report the rename).
+  let wake = () => {};
+  const seen = { named: false };
+  const watcher = watch(path.dirname(file), (_event, name) => {
+    if (name !== path.basename(file)) return;
+    seen.named = true;
+    wake();
+  });
+  try {
+    for (;;) {
+      seen.named = false;
+      try {
+        return await fs.readFile(file, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+      if (process.ppid !== parent)
+        throw new Error(`The catalogue snapshot ${file} was never written`);
+      // Named while it was being read: read again at once.
+      if (seen.named) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1000);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
     }
-    if (process.ppid !== parent || Date.now() > deadline)
-      throw new Error(`The catalogue snapshot ${file} was never written`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+  } finally {
+    watcher.close();
   }
 }
 

@@ -15,6 +15,7 @@ import {
   validateSessionToken,
   type SessionValidation,
 } from '#api/accounts/sessions.ts';
+import { preparePublish } from '#api/build/publish.ts';
 import { loadConfig } from '#api/config.ts';
 import { getDb } from '#api/db/context.ts';
 import { secureCookies, type Client } from '#api/http/client.ts';
@@ -59,6 +60,8 @@ export const onRequest: MiddlewareHandler = async (context, next) => {
     }
     if (isGuardedAdminPath(context.url.pathname) && validation?.user.role !== 'admin')
       throw new AppError('forbidden');
+    // The owner at work: the next publish's build is made ready (api/build/standby.ts).
+    if (validation?.user.role === 'admin') preparePublish();
   } catch (error) {
     return errorResponse(error);
   }

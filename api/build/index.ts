@@ -2,7 +2,7 @@
 // handed to `astro build`, so the build never opens the database the server holds. The build runs
 // in a child process at lower CPU priority, so buyers are served while it runs.
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -195,6 +195,8 @@ export interface StartedBuild {
   finish(snapshot: CatalogSnapshot, info: BuildInfo): Promise<BuiltVersion>;
   /** Stops a build that will not be needed after all. */
   abandon(): Promise<void>;
+  /** False once its child has exited: a build that can no longer be finished. */
+  readonly running: boolean;
 }
 
 export async function startBuild(options: BuildOptions): Promise<StartedBuild> {
@@ -213,7 +215,15 @@ export async function startBuild(options: BuildOptions): Promise<StartedBuild> {
   // ... but the work pages the last build rendered are handed on (docs/decisions/053).
   await takeIncrementalCache(dist, cacheDir);
   const logFile = path.join(logsDir(dist), `${id}.log`);
-  const logStream = createWriteStream(logFile);
+  // Written from the moment the build has its catalogue (or fails): a build waiting for one
+  // (./standby.ts) leaves no log of a build that never ran; what it printed meanwhile is kept.
+  let logStream: WriteStream | undefined;
+  const printedBefore: Buffer[] = [];
+  const openLog = () => {
+    if (logStream) return;
+    logStream = createWriteStream(logFile);
+    for (const chunk of printedBefore.splice(0)) logStream.write(chunk);
+  };
   const log = options.log ?? (() => {});
   const astroBin = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
   const niceness = options.niceness ?? 10;
@@ -245,7 +255,8 @@ export async function startBuild(options: BuildOptions): Promise<StartedBuild> {
       signal,
     });
     const onData = (chunk: Buffer) => {
-      logStream.write(chunk);
+      if (logStream) logStream.write(chunk);
+      else printedBefore.push(chunk);
       for (const line of chunk.toString().split('\n')) {
         if (!line.trim()) continue;
         log(line);
@@ -256,13 +267,15 @@ export async function startBuild(options: BuildOptions): Promise<StartedBuild> {
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.on('error', reject);
-    child.on('close', (code, signal) => {
+    child.on('close', (code, killedBy) => {
       if (code === 0) resolve();
       else {
-        const lastLine = lastMeaningfulLine(tail) ?? `astro build stopped (${signal ?? code})`;
+        // Stopped on purpose (abandoned, or the server stopping): not a failure to keep a log of.
+        if (!signal.aborted) openLog();
+        const lastLine = lastMeaningfulLine(tail) ?? `astro build stopped (${killedBy ?? code})`;
         reject(
           new BuildError(
-            `astro build exited with code ${code ?? signal}:\n${tail.join('\n')}`,
+            `astro build exited with code ${code ?? killedBy}:\n${tail.join('\n')}`,
             lastLine,
             logFile,
           ),
@@ -271,14 +284,25 @@ export async function startBuild(options: BuildOptions): Promise<StartedBuild> {
     });
   });
   done.catch(() => {});
+  let running = true;
+  void done.then(
+    () => (running = false),
+    () => (running = false),
+  );
+  let handed = false;
   const cleanUp = async () => {
-    logStream.end();
+    logStream?.end();
     await fs.rm(snapshotFile, { force: true });
     await fs.rm(cacheDir, { recursive: true, force: true });
   };
   return {
+    get running() {
+      return running;
+    },
     async finish(snapshot, info) {
-      const handed = performance.now();
+      const handedAt = performance.now();
+      handed = true;
+      openLog();
       try {
         if (info.siteUrl !== options.siteUrl)
           throw new Error(`the build was started for ${options.siteUrl}, not ${info.siteUrl}`);
@@ -288,14 +312,17 @@ export async function startBuild(options: BuildOptions): Promise<StartedBuild> {
         await done;
         await fs.writeFile(path.join(outDir, 'build-info.json'), JSON.stringify(info, null, 2));
         await handOnIncrementalCache(dist, cacheDir);
-        const dir = completeVersion(dist, id);
-        writeCurrent(dist, id);
+        // Named when finished, not when started: a build started ahead (./standby.ts) may have
+        // waited for its catalogue while other versions were made.
+        const version = newVersionId();
+        const dir = completeVersion(dist, id, version);
+        writeCurrent(dist, version);
         return {
-          id,
+          id: version,
           dir,
           info,
           // From the snapshot on: the time the site took to build once its catalogue was known.
-          ms: Math.round(performance.now() - handed),
+          ms: Math.round(performance.now() - handedAt),
           snapshotImages: snapshotImages(snapshot),
         };
       } catch (error) {
@@ -314,6 +341,10 @@ export async function startBuild(options: BuildOptions): Promise<StartedBuild> {
     async abandon() {
       stop.abort();
       await done.catch(() => {});
+      // A build that never had its catalogue rendered nothing: the pages it took are handed on,
+      // unless a build that ran meanwhile handed on its own (newer) ones.
+      if (!handed && !existsSync(incrementalDir(dist)))
+        await handOnIncrementalCache(dist, cacheDir);
       await fs.rm(outDir, { recursive: true, force: true });
       await cleanUp();
       await fs.rm(logFile, { force: true });
@@ -390,6 +421,8 @@ export interface EnsureBuildOptions extends BuildOptions {
   stale?: string | null;
   /** A build started already (startBuild): finished when a build is needed, else abandoned. */
   early?: StartedBuild;
+  /** Builds started ahead of a publish (./standby.ts): one is taken when a build is needed. */
+  standby?: { take(): StartedBuild | undefined };
 }
 
 export type EnsureBuildResult = BuiltVersion & { built: boolean; reason: string | null };
@@ -426,6 +459,6 @@ export async function ensureBuild(
     };
   }
   const info: BuildInfo = { ...wanted, builtAt: new Date().toISOString() };
-  const build = options.early ?? (await startBuild(options));
+  const build = options.early ?? options.standby?.take() ?? (await startBuild(options));
   return { ...(await build.finish(snapshot, info)), built: true, reason };
 }

@@ -31,3 +31,20 @@ export function requestPublish(reason?: string, options?: PublishRequest): void 
 export function publishStatus(): PublishStatus | null {
   return holder[KEY]?.status() ?? null;
 }
+
+const STANDBY = Symbol.for('galerie.publish-standby');
+const standbyHolder = globalThis as { [STANDBY]?: () => void };
+
+/** The running server's way to get a build ready ahead of a publish (./standby.ts). */
+export function provideStandby(prepare: (() => void) | undefined): void {
+  if (prepare) standbyHolder[STANDBY] = prepare;
+  else delete standbyHolder[STANDBY];
+}
+
+/**
+ * A signed-in administrator is at work: a publish is likely soon, so the server gets a build
+ * ready for it (./standby.ts). Does nothing outside the server, or when one is ready already.
+ */
+export function preparePublish(): void {
+  standbyHolder[STANDBY]?.();
+}

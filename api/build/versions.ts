@@ -65,9 +65,13 @@ export function writeCurrent(dist: string, id: string): void {
   fs.renameSync(tmp, path.join(dist, 'current'));
 }
 
-/** Moves a finished build to its final name: from then on it is a complete version. */
-export function completeVersion(dist: string, id: string): string {
-  const target = versionDir(dist, id);
+/**
+ * Moves a finished build to its final name: from then on it is a complete version. `as`: the
+ * version's id when it is not the build's own (a build started ahead of its publish, whose
+ * version is named when it is finished: ./standby.ts).
+ */
+export function completeVersion(dist: string, id: string, as: string = id): string {
+  const target = versionDir(dist, as);
   fs.renameSync(partialDir(dist, id), target);
   return target;
 }

@@ -171,8 +171,22 @@ describe.skipIf(testDbKind() !== 'pglite')('two builds at once', () => {
 
   it('a build started early and not needed after all stops and leaves nothing', async () => {
     const dist = path.join(shop.work, 'abandoned');
+    // The pages the last build rendered, for the next one (docs/decisions/053).
+    const incremental = path.join(dist, 'incremental');
+    fs.mkdirSync(path.join(incremental, 'dist'), { recursive: true });
+    fs.writeFileSync(path.join(incremental, 'incremental-build.json'), '{"pages":[]}');
     const started = await startBuild({ root, dist, siteUrl: shop.siteUrl, niceness: 0 });
+    // Taken by the build, which waits for its catalogue (a first start, a build started ahead of
+    // a publish: api/build/standby.ts) ...
+    expect(fs.existsSync(incremental)).toBe(false);
+    expect(started.running).toBe(true);
     await started.abandon();
+    expect(started.running).toBe(false);
+    // ... and handed on again, since it rendered nothing.
+    expect(fs.readFileSync(path.join(incremental, 'incremental-build.json'), 'utf8')).toBe(
+      '{"pages":[]}',
+    );
+    fs.rmSync(incremental, { recursive: true });
     expect(fs.readdirSync(path.join(dist, 'versions'))).toEqual([]);
     expect(fs.readdirSync(path.join(dist, 'logs'))).toEqual([]);
     expect(fs.existsSync(path.join(dist, 'current'))).toBe(false);
