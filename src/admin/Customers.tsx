@@ -67,6 +67,11 @@ function Customers(props: ListScreenProps<CustomerListQuery, CustomerListView>) 
       <CustomerSearch t={t} search={search} onSearch={setSearch} query={query} onQuery={setQuery} />
       <p className="text-sm text-black/70" aria-live="polite">
         {t('results', { count: number(data.matching) })}
+        {/* The first view's order (first appearance, newest first) is no column's: with no header
+            to mark, the table says it here (the phone's sort select already shows it). */}
+        {!query.sort && (
+          <span className="hidden lg:inline"> · {t('sortDefault').toLowerCase()}</span>
+        )}
       </p>
 
       {data.customers.length === 0 ? (

@@ -182,6 +182,10 @@ test('the list: stat cards, search, every column sorted both ways, pages of 10',
   await expect(page.getByPlaceholder('Rechercher par nom, email...')).toBeVisible();
 
   await searchRun(page);
+  // The first view is newest first, which is no column's order: no header claims it, the line
+  // above the table says it.
+  await expect(page.locator('th[aria-sort]')).toHaveCount(0);
+  await expect(page.getByText("25 résultat(s) · les plus récents d'abord")).toBeVisible();
   // §9: pages of 10, the pager only above 10.
   const pager = page.getByRole('navigation', { name: 'Pages de la liste des clients' });
   await expect(pager.getByText('Page 1 sur 3')).toBeVisible();

@@ -298,6 +298,12 @@ test('two buyers pay; the owner finds, filters, ships, cancels and exports their
     page.getByRole('heading', { level: 1, name: 'Gestion des commandes' }),
   ).toBeVisible();
   await expect(row(page, zoe.number)).toBeVisible();
+  // The first view is sorted newest first, and its 'Date' header says so.
+  await expect(page.locator('th[aria-sort]')).toHaveCount(1);
+  await expect(page.getByRole('columnheader', { name: 'Date' })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
   await expect(row(page, ines.number)).toBeVisible();
 
   // A part of the name, another case, without the accents; then the session id, whole and cut.
