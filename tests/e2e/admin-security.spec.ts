@@ -88,6 +88,18 @@ test('a new administrator sets up two-factor authentication and signs in with a 
     path: test.info().outputPath('security-setup-1366.png'),
     fullPage: true,
   });
+  // On a phone the link that opens the authenticator app is a 44 px tall target.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const appLink = twoFactor.getByRole('link', {
+    name: 'Ajouter à l’application d’authentification',
+  });
+  expect((await appLink.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  await expectNoAxeViolations(page);
+  await page.screenshot({
+    path: test.info().outputPath('security-setup-390.png'),
+    fullPage: true,
+  });
+  await page.setViewportSize({ width: 1366, height: 900 });
   const setupStep = stepOf();
   await twoFactor
     .getByLabel('Code de l’application d’authentification')

@@ -4,7 +4,7 @@ import { grouped } from '../Security.tsx';
 import { secondFactorCodeSchema, type TotpSetupView } from '../../schemas/second-factor.ts';
 import { adminFetch, adminKeys, useAdminMutation } from '../query.tsx';
 import { applyServerErrors, useAdminForm } from '../ui/form.ts';
-import type { Translate } from '../ui/kit.tsx';
+import { INLINE_LINK, type Translate } from '../ui/kit.tsx';
 import { formSchema, OneFieldForm } from './forms.tsx';
 
 interface Props {
@@ -31,7 +31,7 @@ export default function SetupSteps({ t, setup, onDone }: Props) {
       <li className="space-y-2">
         <p>{t('setup.add')}</p>
         <p>
-          <a href={setup.uri} className="underline">
+          <a href={setup.uri} className={`${INLINE_LINK} underline`}>
             {t('setup.link')}
           </a>
         </p>
