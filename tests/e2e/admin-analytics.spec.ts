@@ -16,7 +16,7 @@ import type { Analytics, AnalyticsPeriod } from '../../src/schemas/analytics.ts'
 import { conversionText, frenchDay } from '../../src/admin/analytics/format.ts';
 import { formatWholeMoney as money } from '../../src/domain/money.ts';
 import { E2E_ADMIN, useOwner, uploadedPhoto } from './admin.ts';
-import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
+import { expectNoAxeViolations, expectTallLinks, hydrated, preparePage, test } from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -186,17 +186,6 @@ async function expectScreenShows(page: Page, data: Analytics) {
         `^${literal(work.title)}\\s*${typeLabel[work.type]}\\s*${work.quantity}\\s*${literal(eur(work.revenueCents))}$`,
       ),
     );
-}
-
-/** On a phone, every link of the screen is a target at least 44 px tall (our aim, WCAG 2.5.5). */
-async function expectTallLinks(page: Page) {
-  const short = await page.locator('main a').evaluateAll((links) =>
-    links
-      .filter((a) => a.getBoundingClientRect().width > 0 && !a.closest('.sr-only, [hidden]'))
-      .filter((a) => a.getBoundingClientRect().height < 44 - 0.5)
-      .map((a) => `${a.textContent?.trim()} ${Math.round(a.getBoundingClientRect().height)} px`),
-  );
-  expect(short, 'links under 44 px tall at 390 px').toEqual([]);
 }
 
 test('sales paid in the shop appear on the analytics screen, for every period, with their tables', async ({

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { E2E_ADMIN, useOwner } from './admin.ts';
-import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
+import { expectNoAxeViolations, expectTallLinks, hydrated, preparePage, test } from './helpers.ts';
 import { expectLooksRight, settle } from './look.ts';
 import { parseMail } from '../helpers/mail.ts';
 import { mailDir } from './shops.ts';
@@ -61,17 +61,6 @@ async function sendEnquiry(page: Page, name: string, email: string, message: str
 /** One message on the screen, by its sender's name. */
 const messageOf = (page: Page, name: string): Locator =>
   page.locator('main li[data-message]').filter({ hasText: name });
-
-/** On a phone, every link of the screen is a target at least 44 px tall (our aim, WCAG 2.5.5). */
-async function expectTallLinks(page: Page) {
-  const short = await page.locator('main a').evaluateAll((links) =>
-    links
-      .filter((a) => a.getBoundingClientRect().width > 0 && !a.closest('.sr-only, [hidden]'))
-      .filter((a) => a.getBoundingClientRect().height < 44 - 0.5)
-      .map((a) => `${a.textContent?.trim()} ${Math.round(a.getBoundingClientRect().height)} px`),
-  );
-  expect(short, 'links under 44 px tall at 390 px').toEqual([]);
-}
 
 test('an enquiry sent from a work page reaches the mailbox, the dashboard and Messages', async ({
   page,

@@ -169,3 +169,14 @@ export async function payAsGuest(page: Page, buyer: GuestBuyer): Promise<string>
   await expect(page.getByRole('heading', { name: 'Paiement confirmé', level: 1 })).toBeVisible();
   return (await page.getByText(/^GS-\d{4}-\d{5}$/).textContent())!.trim();
 }
+
+/** On a phone, every link of the screen is a target at least 44 px tall (our aim, WCAG 2.5.5). */
+export async function expectTallLinks(page: Page) {
+  const short = await page.locator('main a').evaluateAll((links) =>
+    links
+      .filter((a) => a.getBoundingClientRect().width > 0 && !a.closest('.sr-only, [hidden]'))
+      .filter((a) => a.getBoundingClientRect().height < 44 - 0.5)
+      .map((a) => `${a.textContent?.trim()} ${Math.round(a.getBoundingClientRect().height)} px`),
+  );
+  expect(short, 'links under 44 px tall at 390 px').toEqual([]);
+}
