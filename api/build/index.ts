@@ -191,8 +191,11 @@ export async function buildSnapshot(
  * creating and seeding its database, issue 28 §2).
  */
 export interface StartedBuild {
-  /** Hands the build its snapshot and waits for the version. */
-  finish(snapshot: CatalogSnapshot, info: BuildInfo): Promise<BuiltVersion>;
+  /**
+   * Hands the build its snapshot and waits for the version. `signal` stops it (the server
+   * shutting down): a build started ahead was not started with the publish's own signal.
+   */
+  finish(snapshot: CatalogSnapshot, info: BuildInfo, signal?: AbortSignal): Promise<BuiltVersion>;
   /** Stops a build that will not be needed after all. */
   abandon(): Promise<void>;
   /** False once its child has exited: a build that can no longer be finished. */
@@ -299,10 +302,13 @@ export async function startBuild(options: BuildOptions): Promise<StartedBuild> {
     get running() {
       return running;
     },
-    async finish(snapshot, info) {
+    async finish(snapshot, info, cancel) {
       const handedAt = performance.now();
       handed = true;
       openLog();
+      const onCancel = () => stop.abort();
+      if (cancel?.aborted) onCancel();
+      cancel?.addEventListener('abort', onCancel, { once: true });
       try {
         if (info.siteUrl !== options.siteUrl)
           throw new Error(`the build was started for ${options.siteUrl}, not ${info.siteUrl}`);
@@ -334,6 +340,7 @@ export async function startBuild(options: BuildOptions): Promise<StartedBuild> {
         const message = error instanceof Error ? error.message : String(error);
         throw new BuildError(`The build could not run: ${message}`, message, logFile);
       } finally {
+        cancel?.removeEventListener('abort', onCancel);
         await fs.rm(`${snapshotFile}.partial`, { force: true });
         await cleanUp();
       }
@@ -460,5 +467,5 @@ export async function ensureBuild(
   }
   const info: BuildInfo = { ...wanted, builtAt: new Date().toISOString() };
   const build = options.early ?? options.standby?.take() ?? (await startBuild(options));
-  return { ...(await build.finish(snapshot, info)), built: true, reason };
+  return { ...(await build.finish(snapshot, info, options.signal)), built: true, reason };
 }

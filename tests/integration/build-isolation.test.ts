@@ -11,6 +11,7 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  BuildError,
   buildInputs,
   buildSnapshot,
   catalogSnapshot,
@@ -190,5 +191,21 @@ describe.skipIf(testDbKind() !== 'pglite')('two builds at once', () => {
     expect(fs.readdirSync(path.join(dist, 'versions'))).toEqual([]);
     expect(fs.readdirSync(path.join(dist, 'logs'))).toEqual([]);
     expect(fs.existsSync(path.join(dist, 'current'))).toBe(false);
+
+    // One handed its catalogue as the server stops (a build started ahead has no signal of its
+    // own: the publish's is given to finish) is stopped, and makes no version.
+    const stopped = await startBuild({ root, dist, siteUrl: shop.siteUrl, niceness: 0 });
+    const stopping = new AbortController();
+    stopping.abort();
+    await expect(
+      stopped.finish(
+        snapshot,
+        { ...buildInputs(snapshot, 'x', shop.siteUrl), builtAt: '' },
+        stopping.signal,
+      ),
+    ).rejects.toBeInstanceOf(BuildError);
+    expect(stopped.running).toBe(false);
+    expect(fs.existsSync(path.join(dist, 'current'))).toBe(false);
+    expect(fs.readdirSync(path.join(dist, 'versions'))).toEqual([]);
   });
 });
