@@ -2,8 +2,6 @@
 // for on-demand pages and endpoints (compressed on the fly), then the localized 404 page. Health and
 // maintenance mode are decided here, before any of them (docs/decisions/012).
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import zlib from 'node:zlib';
-import compression from 'compression';
 import { log, newRequestId, runInRequest } from '../log.ts';
 import { aliasTarget, workPageTarget } from './aliases.ts';
 import {
@@ -13,6 +11,7 @@ import {
   TRUST_NOTHING,
   type TrustProxy,
 } from './client.ts';
+import { CompressingResponse } from './compress.ts';
 import { securityHeaderList, securityHeaders } from './headers.ts';
 import type { BodyGate } from './body-gate.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, ERRORS, isConnectionError } from './errors.ts';
@@ -86,13 +85,6 @@ export interface GalerieServer {
   /** Set when shutdown starts: responses then close their connection. */
   draining: { value: boolean };
 }
-
-// `compression` is typed for Express but only touches the plain Node request and response.
-type NodeMiddleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
-const compress = compression({
-  threshold: 512,
-  brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } },
-}) as unknown as NodeMiddleware;
 
 function json(
   res: ServerResponse,
@@ -288,17 +280,17 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
       }
       (req as IncomingMessage & { body?: Buffer }).body = body;
     }
-    compress(req, res, () => {
-      void Promise.resolve(
-        version.handler(req, res, () => notFound(req, res, pathname, version.staticFiles), {
-          client,
-          fromThisMachine: isFromThisMachine(req),
-        }),
-      ).catch((error: unknown) => {
-        if ((error as NodeJS.ErrnoException | null)?.code === 'ERR_MODULE_NOT_FOUND')
-          site.markBroken(version.id);
-        fail(req, res, pathname, error);
-      });
+    // What is rendered now is compressed now (api/http/compress.ts); built files were at build time.
+    if (res instanceof CompressingResponse) res.compressOnTheFly();
+    void Promise.resolve(
+      version.handler(req, res, () => notFound(req, res, pathname, version.staticFiles), {
+        client,
+        fromThisMachine: isFromThisMachine(req),
+      }),
+    ).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException | null)?.code === 'ERR_MODULE_NOT_FOUND')
+        site.markBroken(version.id);
+      fail(req, res, pathname, error);
     });
   };
 
@@ -348,7 +340,7 @@ export function createGalerieServer(options: AppOptions): GalerieServer {
     return true;
   };
 
-  const server = http.createServer((req, res) => {
+  const server = http.createServer({ ServerResponse: CompressingResponse }, (req, res) => {
     // One id per request: on every line logged while answering it (api/log.ts), and in the answer.
     const reqId = newRequestId();
     try {
