@@ -4,6 +4,7 @@ import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, envField } from 'astro/config';
 import { precompressIntegration } from '#api/build/precompress.ts';
+import { requestObjectsPlugin } from '#api/build/request-objects.ts';
 import { PAGE_DIRECTIVES } from '#api/http/headers.ts';
 
 const port = Number(process.env.PORT || 4321);
@@ -107,7 +108,7 @@ export default defineConfig({
     routing: { prefixDefaultLocale: false },
   },
   vite: {
-    plugins: [tailwindcss(), plainDynamicImports],
+    plugins: [tailwindcss(), plainDynamicImports, requestObjectsPlugin()],
   },
   env: {
     validateSecrets: true,
