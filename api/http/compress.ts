@@ -110,8 +110,7 @@ function onStreamData(this: Compressor, chunk: Buffer): void {
   if (res && !res.writeThrough(chunk)) this.pause();
 }
 function onStreamEnd(this: Compressor): void {
-  const res = this[RESPONSE];
-  res?.endThrough();
+  this[RESPONSE]?.endThrough();
 }
 function onResponseDrain(this: CompressingResponse): void {
   this.compressor?.resume();
@@ -249,10 +248,8 @@ export class CompressingResponse<
         : typeof encodingOrCallback === 'function'
           ? encodingOrCallback
           : callback;
-    if (!state || state.ended) {
-      if (state?.ended) return this;
-      return this.endThrough(chunk, encoding, done);
-    }
+    if (!state) return this.endThrough(chunk, encoding, done);
+    if (state.ended) return this;
     if (!this.headersSent) {
       if (!this.getHeader('Content-Length')) state.length = byteLength(chunk, encoding);
       this.writeHead(this.statusCode);
