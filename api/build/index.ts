@@ -229,11 +229,14 @@ export async function startBuild(options: BuildOptions): Promise<StartedBuild> {
   };
   const log = options.log ?? (() => {});
   const astroBin = path.join(root, 'node_modules', 'astro', 'bin', 'astro.mjs');
+  // Astro's modules rewritten as the child loads them (./child-hooks.ts).
+  const hooks = path.join(root, 'api', 'build', 'child-hooks.ts');
+  const node = [process.execPath, '--import', hooks, astroBin, 'build'];
   const niceness = options.niceness ?? 10;
   const [command, args] =
     niceness > 0 && process.platform !== 'win32'
-      ? ['nice', ['-n', String(niceness), process.execPath, astroBin, 'build']]
-      : [process.execPath, [astroBin, 'build']];
+      ? ['nice', ['-n', String(niceness), ...node]]
+      : [node[0]!, node.slice(1)];
   const tail: string[] = [];
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;

@@ -5,7 +5,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseAst } from 'vite';
 import { describe, expect, it } from 'vitest';
-import { requestObjectsPlugin, rewrite, TARGETS } from './request-objects.ts';
+import {
+  CHILD_TARGETS,
+  requestObjectsPlugin,
+  rewrite,
+  rewriteChildModule,
+  TARGETS,
+} from './request-objects.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const source = (suffix: string) => fs.readFileSync(path.join(root, 'node_modules', suffix), 'utf8');
@@ -74,5 +80,19 @@ describe('requestObjectsPlugin', () => {
     expect(() => rewrite('export {};', suffix, target.rewrites)).toThrow(
       /Astro changed this code.*docs\/decisions\/057/,
     );
+  });
+});
+
+describe('rewriteChildModule', () => {
+  it("gives the build process's temporary files its pid, in the installed Astro", () => {
+    for (const suffix of Object.keys(CHILD_TARGETS)) {
+      const before = source(suffix);
+      expect(before, suffix).toMatch(/\.tmp`/);
+      const out = rewriteChildModule(`file:///x/node_modules${suffix}`, before)!;
+      expect(out, suffix).not.toMatch(/(href|filePath|file)\}\.tmp`/);
+      expect(out, suffix).toContain('.${process.pid}.tmp`');
+      expect(() => parseAst(out), suffix).not.toThrow();
+    }
+    expect(rewriteChildModule('file:///x/node_modules/astro/dist/core/app/base.js', '')).toBeNull();
   });
 });

@@ -20,7 +20,7 @@
 // than silently losing the fix.
 import type { Plugin } from 'vite';
 
-interface Rewrite {
+export interface Rewrite {
   /** What it is for, shown when the text is not found. */
   what: string;
   from: string | RegExp;
@@ -206,4 +206,36 @@ export function requestObjectsPlugin(): Plugin {
       return null;
     },
   };
+}
+
+/**
+ * Rewrites for the build's own process (loaded by ./child-hooks.ts, not bundled): two builds of
+ * one checkout at once (a publish and `npm run build`, the test of isolated builds) share the
+ * checkout's `.astro/` folder, where Astro's content layer rewrites `content-assets.mjs` at every
+ * build through a temporary file of fixed name, then a rename. When two builds write it at the
+ * same moment, one renames the other's temporary file away and fails with ENOENT (seen once in
+ * CI). Each process names its temporary files with its pid.
+ */
+export const CHILD_TARGETS: Record<string, Rewrite[]> = {
+  '/astro/dist/content/mutable-data-store.js': [
+    {
+      what: "the content layer's temporary file (a fixed name shared by builds of one checkout)",
+      from: 'new URL(`${filePath.href}.tmp`) : `${filePath}.tmp`',
+      to: 'new URL(`${filePath.href}.${process.pid}.tmp`) : `${filePath}.${process.pid}.tmp`',
+    },
+  ],
+  '/astro/dist/content/data-store-writer.js': [
+    {
+      what: "the data store's temporary file (a fixed name shared by builds of one checkout)",
+      from: 'new URL(`${file.href}.tmp`) : `${file}.tmp`',
+      to: 'new URL(`${file.href}.${process.pid}.tmp`) : `${file}.${process.pid}.tmp`',
+    },
+  ],
+};
+
+/** A module of the build's process rewritten, or null when none of CHILD_TARGETS concerns it. */
+export function rewriteChildModule(url: string, source: string): string | null {
+  for (const [suffix, rewrites] of Object.entries(CHILD_TARGETS))
+    if (url.endsWith(suffix)) return rewrite(source, url, rewrites);
+  return null;
 }
