@@ -105,6 +105,7 @@ export default function PhotosField({ images, onChange, onUploading, t, errors, 
   }
 
   const listError = errors['images'] ?? errors['imageSha256'];
+  const photoList: PhotoList = { count, t, errors, move, remove, caption };
 
   return (
     <fieldset className="rounded border border-black/10 p-4" aria-describedby="photos-hint">
@@ -123,17 +124,7 @@ export default function PhotosField({ images, onChange, onUploading, t, errors, 
       {count > 0 && (
         <ol ref={list} className="mt-4 space-y-4">
           {images.map((image, index) => (
-            <PhotoItem
-              key={image.sha256}
-              image={image}
-              index={index}
-              count={count}
-              t={t}
-              errors={errors}
-              onMove={(by) => move(index, by)}
-              onRemove={() => remove(index)}
-              onCaption={(lang, value) => caption(index, lang, value)}
-            />
+            <PhotoItem key={image.sha256} image={image} index={index} list={photoList} />
           ))}
         </ol>
       )}
@@ -183,25 +174,26 @@ function fieldError(errors: Record<string, string>, name: string, t: Props['t'])
 }
 
 /** One photo: its preview, number, move and remove buttons, and its captions in both languages. */
-function PhotoItem({
-  image,
-  index,
-  count,
-  t,
-  errors,
-  onMove,
-  onRemove,
-  onCaption,
-}: {
-  image: AdminArtworkImage;
-  index: number;
+/** What the list's photos share: their count, the texts, the field errors, and each edit by place. */
+interface PhotoList {
   count: number;
   t: Props['t'];
   errors: Record<string, string>;
-  onMove: (by: -1 | 1) => void;
-  onRemove: () => void;
-  onCaption: (lang: 'fr' | 'en', value: string) => void;
+  move: (index: number, by: -1 | 1) => void;
+  remove: (index: number) => void;
+  caption: (index: number, lang: 'fr' | 'en', value: string) => void;
+}
+
+function PhotoItem({
+  image,
+  index,
+  list,
+}: {
+  image: AdminArtworkImage;
+  index: number;
+  list: PhotoList;
 }) {
+  const { count, t, errors } = list;
   const n = String(index + 1);
   return (
     <li
@@ -226,7 +218,7 @@ function PhotoItem({
             data-photo-up
             aria-label={t('form.moveUp', { n })}
             aria-disabled={index === 0 || undefined}
-            onClick={() => onMove(-1)}
+            onClick={() => list.move(index, -1)}
             className={BUTTON}
           >
             <span aria-hidden="true">↑</span>
@@ -236,7 +228,7 @@ function PhotoItem({
             data-photo-down
             aria-label={t('form.moveDown', { n })}
             aria-disabled={index === count - 1 || undefined}
-            onClick={() => onMove(1)}
+            onClick={() => list.move(index, 1)}
             className={BUTTON}
           >
             <span aria-hidden="true">↓</span>
@@ -245,7 +237,7 @@ function PhotoItem({
             type="button"
             data-photo-remove
             aria-label={t('form.removePhoto', { n })}
-            onClick={onRemove}
+            onClick={() => list.remove(index)}
             className={BUTTON}
           >
             <span aria-hidden="true">✕</span>
@@ -265,7 +257,7 @@ function PhotoItem({
               <input
                 value={image.caption[lang]}
                 maxLength={MAX_CAPTION}
-                onChange={(e) => onCaption(lang, e.target.value)}
+                onChange={(e) => list.caption(index, lang, e.target.value)}
                 aria-invalid={errors[name] ? true : undefined}
                 aria-describedby={errors[name] ? `photos-${name}-error` : undefined}
                 className={FIELD}

@@ -3,10 +3,10 @@
 import {
   ORDER_FILTERS,
   ORDER_SORTS,
-  type OrderFilter,
   type OrderListQuery,
   type OrderSort,
 } from '../../schemas/admin-orders.ts';
+import { filterOf, sortOf } from './query.ts';
 import { FULFILMENT_LABELS } from '../../domain/order-status.ts';
 import { BUTTON, type Translate, RefreshButton, SearchBox } from '../ui/kit.tsx';
 
@@ -52,7 +52,7 @@ export default function Toolbar({ t, total, refreshing, exportHref, search, quer
             {t('statusFilter')}
             <select
               value={query.status}
-              onChange={(e) => on.onQuery({ status: e.target.value as OrderFilter, page: 1 })}
+              onChange={(e) => on.onQuery({ status: filterOf(e.target.value), page: 1 })}
               className={SELECT}
             >
               {ORDER_FILTERS.map((f) => (
@@ -71,8 +71,8 @@ export default function Toolbar({ t, total, refreshing, exportHref, search, quer
             <select
               value={`${query.sort}:${query.dir}`}
               onChange={(e) => {
-                const [sort, dir] = e.target.value.split(':') as [OrderSort, 'asc' | 'desc'];
-                on.onQuery({ sort, dir, page: 1 });
+                const [sort, dir] = e.target.value.split(':');
+                on.onQuery({ sort: sortOf(sort), dir: dir === 'asc' ? 'asc' : 'desc', page: 1 });
               }}
               className={SELECT}
             >

@@ -21,16 +21,24 @@ export function defaultDir(sort: OrderSort): 'asc' | 'desc' {
   return sort === 'date' || sort === 'total' ? 'desc' : 'asc';
 }
 
+/** A status filter read from the address bar or the filter's select; an unknown one is 'all'. */
+export function filterOf(value: string | null): OrderFilter {
+  return ORDER_FILTERS.find((filter) => filter === value) ?? DEFAULT_QUERY.status;
+}
+
+/** A sort column read likewise; an unknown one is the date. */
+export function sortOf(value: string | null | undefined): OrderSort {
+  return ORDER_SORTS.find((sort) => sort === value) ?? DEFAULT_QUERY.sort;
+}
+
 export function queryFromSearch(search: string): OrderListQuery {
   const params = new URLSearchParams(search);
-  const status = params.get('status') as OrderFilter | null;
-  const sort = params.get('sort') as OrderSort | null;
   const dir = params.get('dir');
   const page = Number(params.get('page'));
-  const chosen = sort && ORDER_SORTS.includes(sort) ? sort : DEFAULT_QUERY.sort;
+  const chosen = sortOf(params.get('sort'));
   return {
     q: (params.get('q') ?? '').slice(0, 200),
-    status: status && ORDER_FILTERS.includes(status) ? status : DEFAULT_QUERY.status,
+    status: filterOf(params.get('status')),
     sort: chosen,
     dir: dir === 'asc' || dir === 'desc' ? dir : defaultDir(chosen),
     page: Number.isInteger(page) && page >= 1 ? page : 1,

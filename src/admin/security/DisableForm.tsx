@@ -9,6 +9,10 @@ import { formSchema, OneFieldForm } from './forms.tsx';
 
 type Kind = 'password' | 'code';
 const [passwordProof, codeProof] = proofSchema.def.options;
+const PROOF_INPUT = {
+  password: { type: 'password', autoComplete: 'current-password' },
+  code: { type: 'text', autoComplete: 'one-time-code' },
+} as const;
 
 export default function DisableForm({ t, onDone }: { t: Translate; onDone: () => void }) {
   const [kind, setKind] = useState<Kind>('password');
@@ -52,15 +56,8 @@ function Proof(props: { t: Translate; kind: Kind; onDone: () => void; choice: Re
     <OneFieldForm
       t={t}
       form={form}
-      name={kind}
-      id="security-proof"
-      label={t(kind)}
-      input={{
-        type: kind === 'code' ? 'text' : 'password',
-        autoComplete: kind === 'code' ? 'one-time-code' : 'current-password',
-      }}
-      submit={t('disable.submit')}
-      busy={disable.isPending}
+      field={{ name: kind, label: t(kind), input: PROOF_INPUT[kind] }}
+      submit={{ label: t('disable.submit'), busy: disable.isPending }}
       onSubmit={form.handleSubmit((values) => disable.mutate(values as Record<string, string>))}
     >
       {props.choice}

@@ -10,6 +10,8 @@ import type { Translate } from '../ui/kit.tsx';
 import { formSchema, OneFieldForm, SECTION } from './forms.tsx';
 import Section from '../ui/Section.tsx';
 
+const EMAIL = { type: 'email', autoComplete: 'off', maxLength: 254 } as const;
+
 interface Invitation {
   url: string;
   expiresAt: string;
@@ -39,12 +41,8 @@ export default function InviteAdmin({ t }: { t: Translate }) {
       <OneFieldForm
         t={t}
         form={form}
-        name="email"
-        id="security-invite-email"
-        label={t('invite.email')}
-        input={{ type: 'email', autoComplete: 'off', maxLength: 254 }}
-        submit={t('invite.submit')}
-        busy={invite.isPending}
+        field={{ name: 'email', label: t('invite.email'), input: EMAIL }}
+        submit={{ label: t('invite.submit'), busy: invite.isPending }}
         onSubmit={submit}
       />
       <div role="status" className="empty:hidden">

@@ -7,6 +7,8 @@ import { applyServerErrors, useAdminForm } from '../ui/form.ts';
 import { INLINE_LINK, type Translate } from '../ui/kit.tsx';
 import { formSchema, OneFieldForm } from './forms.tsx';
 
+const CODE = { autoComplete: 'one-time-code', inputMode: 'numeric', maxLength: 8 } as const;
+
 interface Props {
   t: Translate;
   setup: TotpSetupView;
@@ -48,13 +50,8 @@ export default function SetupSteps({ t, setup, onDone }: Props) {
         <OneFieldForm
           t={t}
           form={form}
-          name="code"
-          id="security-setup-code"
-          label={t('code')}
-          input={{ autoComplete: 'one-time-code', inputMode: 'numeric', maxLength: 8 }}
-          hint={t('setup.confirmHint')}
-          submit={t('setup.confirm')}
-          busy={confirm.isPending}
+          field={{ name: 'code', label: t('code'), hint: t('setup.confirmHint'), input: CODE }}
+          submit={{ label: t('setup.confirm'), busy: confirm.isPending }}
           onSubmit={form.handleSubmit((values) => confirm.mutate(values))}
         />
       </li>

@@ -6,18 +6,25 @@ import { BUTTON, type Translate } from '../ui/kit.tsx';
 import type { PromotionsDraft } from './drafts.ts';
 import { useFieldError } from './fields.tsx';
 
-interface Props {
+/** What the tab's rows share: the texts, the tab's form, the codes as saved, and each edit by place. */
+export interface PromoList {
   t: Translate;
   form: UseFormReturn<PromotionsDraft, unknown, unknown>;
-  index: number;
-  promo: PromoCode;
-  /** The code as saved, if it was. */
-  was: PromoCode | undefined;
-  onToggle: () => void;
-  onRemove: () => void;
+  before: ReadonlyMap<string, PromoCode>;
+  toggle: (index: number) => void;
+  remove: (index: number) => void;
 }
 
-export default function PromoRow({ t, form, index, promo, was, onToggle, onRemove }: Props) {
+interface Props {
+  index: number;
+  promo: PromoCode;
+  list: PromoList;
+}
+
+export default function PromoRow({ index, promo, list }: Props) {
+  const { t, form } = list;
+  /** The code as saved, if it was. */
+  const was = list.before.get(promo.code);
   const change = !was
     ? t('promo.badgeNew')
     : was.active !== promo.active || was.discount !== promo.discount
@@ -45,7 +52,7 @@ export default function PromoRow({ t, form, index, promo, was, onToggle, onRemov
           type="button"
           aria-pressed={promo.active}
           aria-label={t('promo.toggle', { code: promo.code })}
-          onClick={onToggle}
+          onClick={() => list.toggle(index)}
           className="group inline-flex min-h-11 min-w-11 items-center justify-center rounded"
         >
           <span
@@ -68,7 +75,7 @@ export default function PromoRow({ t, form, index, promo, was, onToggle, onRemov
       <button
         type="button"
         aria-label={t('promo.deleteLabel', { code: promo.code })}
-        onClick={onRemove}
+        onClick={() => list.remove(index)}
         className={`${BUTTON} ml-auto text-red-800 sm:ml-0`}
       >
         {t('promo.delete')}

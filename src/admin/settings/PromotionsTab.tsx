@@ -8,7 +8,7 @@ import { Field, INPUT, type Translate } from '../ui/kit.tsx';
 import AddPromoForm from './AddPromoForm.tsx';
 import type { PromotionsDraft } from './drafts.ts';
 import { SECTION, useFieldError } from './fields.tsx';
-import PromoRow from './PromoRow.tsx';
+import PromoRow, { type PromoList } from './PromoRow.tsx';
 import type { SettingsTabState } from './useSettingsTab.ts';
 import Section from '../ui/Section.tsx';
 
@@ -38,6 +38,9 @@ export default function PromotionsTab({ t, state, saved, saveBar }: Props) {
     if (gone.code === banner) form.setValue('promo_banner_code', '', { shouldDirty: true });
     setAdded('');
   };
+  const toggle = (index: number) =>
+    setCodes(codes.map((c, i) => (i === index ? { ...c, active: !c.active } : c)));
+  const promoList: PromoList = { t, form, before, toggle, remove };
 
   return (
     <div className="space-y-6">
@@ -59,18 +62,7 @@ export default function PromotionsTab({ t, state, saved, saveBar }: Props) {
         {codes.length > 0 && (
           <ul className="divide-y divide-black/10 rounded border border-black/10">
             {codes.map((promo, index) => (
-              <PromoRow
-                key={promo.code}
-                t={t}
-                form={form}
-                index={index}
-                promo={promo}
-                was={before.get(promo.code)}
-                onToggle={() =>
-                  setCodes(codes.map((c, i) => (i === index ? { ...c, active: !c.active } : c)))
-                }
-                onRemove={() => remove(index)}
-              />
+              <PromoRow key={promo.code} promo={promo} index={index} list={promoList} />
             ))}
           </ul>
         )}

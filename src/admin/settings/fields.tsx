@@ -100,6 +100,22 @@ export function TextField<T extends FieldValues>({
   );
 }
 
+/** A text field as one row of a tab's table: its path, its label and its options. */
+export type TextFieldRow<T extends FieldValues> = readonly [Path<T>, string, TextOptions];
+
+/** A group's text fields, drawn from their rows in order. */
+export function TextFields<T extends FieldValues>({
+  form,
+  rows,
+}: {
+  form: UseFormReturn<T, unknown, unknown>;
+  rows: readonly TextFieldRow<T>[];
+}) {
+  return rows.map(([path, label, options]) => (
+    <TextField key={path} form={form} path={path} label={label} options={options} />
+  ));
+}
+
 /**
  * A number typed in French with its unit at the end of the box ('9 400,00 €', '60 cm'): a text
  * field with the decimal keyboard, since a number field shows '9400.00' whatever the language.
