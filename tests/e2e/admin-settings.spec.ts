@@ -325,7 +325,7 @@ test('a promo code added, switched off and deleted: a buyer’s cart follows eac
     // Deleted and saved: gone from the settings.
     await row.getByRole('button', { name: `Supprimer le code ${name}` }).click();
     await expect(row).toHaveCount(0);
-    await expect(promotions.getByText(`Supprimés à l'enregistrement : ${name}`)).toBeVisible();
+    await expect(promotions.getByText(`Supprimés à l’enregistrement : ${name}`)).toBeVisible();
     await saveCodes.click();
     await expect(saved(page, 'Codes promotionnels enregistrés avec succès')).toBeVisible();
     expect((await settingsNow()).promo_codes.map((c) => c.code)).not.toContain(name);

@@ -146,7 +146,7 @@ export default function PhotosField({ images, onChange, onUploading, t, errors, 
               }}
               aria-describedby="photos-upload-hint"
               aria-invalid={listError ? true : undefined}
-              className="mt-1 block min-h-11 w-full text-sm"
+              className="mt-1 block min-h-11 w-full text-sm file:mr-3 file:min-h-11 file:cursor-pointer file:rounded file:border file:border-black/20 file:bg-white file:px-4 file:text-sm hover:file:bg-black/5"
             />
           </label>
         )}
@@ -212,7 +212,7 @@ function PhotoItem({
           {t('form.photoN', { n })}
           {index === 0 && <span className="block text-black/70">{t('form.photoFirst')}</span>}
         </p>
-        <div className="mt-2 flex flex-wrap gap-2">
+        <div className="mt-2 flex flex-wrap gap-1">
           <button
             type="button"
             data-photo-up
@@ -245,7 +245,7 @@ function PhotoItem({
         </div>
         {fieldError(errors, `images.${index}.sha256`, t)}
       </div>
-      <div className="grid gap-3">
+      <div className="grid content-start gap-3">
         {(['fr', 'en'] as const).map((lang) => {
           const name = `images.${index}.caption.${lang}`;
           return (

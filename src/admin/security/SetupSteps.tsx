@@ -39,7 +39,7 @@ export default function SetupSteps({ t, setup, onDone }: Props) {
         </p>
         <p>{t('setup.type')}</p>
         <p
-          className="rounded border border-black/15 bg-black/[0.03] px-3 py-2 font-mono text-lg tracking-wider break-all"
+          className="rounded border border-black/15 bg-black/[0.03] px-3 py-2 font-mono text-lg tracking-wider"
           data-testid="totp-secret"
         >
           {grouped(setup.secret)}
