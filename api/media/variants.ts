@@ -39,7 +39,7 @@ export interface Variant {
  * every variant made ≤ 20 s after ready), measured with one libvips thread, 400/800/1200 px:
  * AVIF effort 1 takes ~90 ms a variant where effort 2 took ~215 ms, for 13 % more bytes and
  * 0.7 dB less PSNR (43.5 dB at 400 px); WebP effort 2 takes ~40 ms where the default 4 took
- * ~85 ms, for 7 % more bytes and the same PSNR.
+ * ~85 ms, for 7 % more bytes and the same PSNR (docs/decisions/058).
  */
 const ENCODE: Record<VariantFormat, (image: Sharp) => Sharp> = {
   avif: (image) => image.avif({ quality: 60, effort: 1 }),
