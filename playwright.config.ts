@@ -110,8 +110,10 @@ export default defineConfig({
   // One folder per first port, so two suites side by side keep their traces and screenshots.
   outputDir: process.env['E2E_PORT'] ? `test-results/${process.env['E2E_PORT']}` : 'test-results',
   // Bounds on a failure, never a pace a passing test must keep: the same for every test and
-  // assertion, wide enough for two copies of the suite on two loaded cores (issue 23).
-  timeout: 600_000,
+  // assertion, wide enough for two copies of the suite on two loaded cores (issue 23). A test of
+  // the works waits for up to seven publishes, each up to a minute on a loaded host (helpers.ts,
+  // PUBLISH_BOUND): twenty minutes before a test is called stuck.
+  timeout: 1_200_000,
   expect: { timeout: 60_000 },
   // A failed test keeps its trace (actions and DOM snapshots); the screencast of every test would
   // cost a fifth of the browser's time, for pictures the snapshots already give.

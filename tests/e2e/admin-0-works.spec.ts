@@ -9,7 +9,7 @@
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { E2E_ADMIN, useOwner } from './admin.ts';
-import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
+import { expectNoAxeViolations, hydrated, preparePage, PUBLISH_BOUND, test } from './helpers.ts';
 import { expectLooksRight, settle, SHOWN_IMAGES } from './look.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -39,10 +39,7 @@ async function publicPage(request: APIRequestContext, path: string, text: string
             () => null,
           )
         )?.includes(text),
-      {
-        timeout: 120_000,
-        intervals: [500],
-      },
+      PUBLISH_BOUND,
     )
     .toBe(present);
 }
@@ -204,16 +201,13 @@ test('a work added with a phone photo reaches both galleries without its GPS; pr
   await expect(page.getByRole('status').getByText('Œuvre marquée comme vendue')).toBeVisible();
   await expect(sold.getByText('Vendu', { exact: true }).first()).toBeVisible();
   await expect
-    .poll(
-      async () => {
-        // The price line of the work's own card in the gallery's list says it.
-        const gallery = await (await request.get('/gallery')).text();
-        return new RegExp(
-          `data-artwork-id="${soldId}"[^>]*data-price="[^"]*"[^>]*>\\s*Vendue`,
-        ).test(gallery);
-      },
-      { timeout: 120_000, intervals: [500] },
-    )
+    .poll(async () => {
+      // The price line of the work's own card in the gallery's list says it.
+      const gallery = await (await request.get('/gallery')).text();
+      return new RegExp(`data-artwork-id="${soldId}"[^>]*data-price="[^"]*"[^>]*>\\s*Vendue`).test(
+        gallery,
+      );
+    }, PUBLISH_BOUND)
     .toBe(true);
   const add = await request.post('/api/cart', {
     data: { artworkId: soldId },
@@ -319,13 +313,10 @@ test('the order: dragged by pointer and by keyboard, up, down (the focus stays o
   /** The gallery shows `first` before `then` (works group by original, so titles, not ids). */
   const galleryPuts = (first: string, then: string) =>
     expect
-      .poll(
-        async () => {
-          const html = await (await request.get('/gallery')).text();
-          return html.indexOf(first) >= 0 && html.indexOf(first) < html.indexOf(then);
-        },
-        { timeout: 120_000, intervals: [500] },
-      )
+      .poll(async () => {
+        const html = await (await request.get('/gallery')).text();
+        return html.indexOf(first) >= 0 && html.indexOf(first) < html.indexOf(then);
+      }, PUBLISH_BOUND)
       .toBe(true);
   /** The first card further down whose title differs from the first two cards'. */
   const another = async () => {
@@ -661,7 +652,7 @@ test('the works as rows: the menu, a selection hidden, published, moved and dele
     /property="og:image" content="[^"]*\/media\/([0-9a-f]{64})\//.exec(
       await (await request.get('/')).text(),
     )?.[1];
-  await expect.poll(homeHero, { timeout: 120_000, intervals: [500] }).toBe(heroSha);
+  await expect.poll(homeHero, PUBLISH_BOUND).toBe(heroSha);
 
   // A new work, with a photo of its own, does not take it.
   const other = await sharp({
@@ -687,6 +678,6 @@ test('the works as rows: the menu, a selection hidden, published, moved and dele
   ).toBeVisible();
   await expect(rowA).toHaveCount(0);
   await expect(rowB).toHaveCount(0);
-  await expect.poll(homeHero, { timeout: 120_000, intervals: [500] }).not.toBe(heroSha);
+  await expect.poll(homeHero, PUBLISH_BOUND).not.toBe(heroSha);
   expect(errors).toEqual([]);
 });

@@ -8,7 +8,7 @@
 import { expect, type Browser, type Locator, type Page } from '@playwright/test';
 import { SETTINGS_TABS, type SettingsView } from '../../src/schemas/settings.ts';
 import { E2E_ADMIN, ownerRequest, useOwner } from './admin.ts';
-import { expectNoAxeViolations, hydrated, preparePage, test } from './helpers.ts';
+import { expectNoAxeViolations, hydrated, preparePage, PUBLISH_BOUND, test } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -534,11 +534,7 @@ test('issue 27 §6: a title per language, the legal address on its lines, amount
   expect((await settingsNow()).site_title_en).toBe(english);
   const published = async (path: string, text: string) =>
     expect
-      // A publish: tens of seconds on a busy two-core machine.
-      .poll(async () => (await (await request.get(path)).text()).includes(text), {
-        timeout: 240_000,
-        intervals: [500],
-      })
+      .poll(async () => (await (await request.get(path)).text()).includes(text), PUBLISH_BOUND)
       .toBe(true);
   await published('/en/terms', ` · ${english}</title>`);
   const terms = await (await request.get('/terms')).text();

@@ -4,6 +4,15 @@ import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 
 /**
+ * How long a wait for a publish (a change of the back office reaching the public pages) may take
+ * before the test fails: a bound on a failure, never a pace. A publish takes about 4 s on a quiet
+ * two-core machine; during a clean-clone CI on a loaded host on 28 November 2026 its builds took
+ * 24 to 65 s each, and a change made while one ran waited for it, then for its own: 120 s failed
+ * a passing test there.
+ */
+export const PUBLISH_BOUND = { timeout: 480_000, intervals: [500] };
+
+/**
  * Collects what the Content Security Policy refused in every page of `target` (issue 14): each
  * page reports its `securitypolicyviolation` events as console errors, which Chromium also logs
  * itself ("Refused to … because it violates the following Content Security Policy directive").

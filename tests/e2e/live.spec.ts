@@ -4,7 +4,7 @@
 // maintenance and the promo code are put back, the renamed work keeps its test title.
 import { expect, type APIRequestContext } from '@playwright/test';
 import { useOwner } from './admin.ts';
-import { test } from './helpers.ts';
+import { PUBLISH_BOUND, test } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -25,9 +25,7 @@ async function publishStatus(): Promise<Status> {
 
 /** Waits until no publish is queued or running (sales of the other specs ask for some). */
 async function settled(): Promise<Status> {
-  await expect
-    .poll(async () => (await publishStatus()).state, { timeout: 120_000, intervals: [500] })
-    .toBe('idle');
+  await expect.poll(async () => (await publishStatus()).state, PUBLISH_BOUND).toBe('idle');
   return publishStatus();
 }
 
@@ -50,10 +48,7 @@ test('a title changed while the server runs shows in both galleries, without a r
   expect(patched.status(), await patched.text()).toBe(200);
   // Live facts never wait; the prerendered pages follow once the new version is swapped in.
   await expect
-    .poll(async () => (await request.get('/gallery')).text(), {
-      timeout: 150_000,
-      intervals: [500],
-    })
+    .poll(async () => (await request.get('/gallery')).text(), PUBLISH_BOUND)
     .toContain(title.fr);
   expect((await publishStatus()).version).not.toBe(before.version);
   expect(await (await request.get('/en/gallery')).text()).toContain(title.en);
