@@ -1,5 +1,6 @@
 // Helpers shared by the end-to-end specs: axe, console-error collection, hydration waits, and the
-// `test` every spec uses, which fails on any Content Security Policy violation.
+// `test` every spec uses, which fails on any Content Security Policy violation, and the bound of a
+// wait for a publish.
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 
