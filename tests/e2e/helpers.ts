@@ -39,7 +39,7 @@ export async function watchCsp(target: BrowserContext | Page): Promise<string[]>
  * Content Security Policy — an inline script or style without its hash, a resource from elsewhere.
  * Pages in contexts a spec opens itself are watched by `preparePage`.
  */
-export const test = base.extend<{ cspGuard: void; fontsAtOnce: void }>({
+export const test = base.extend<{ cspGuard: void; fontsAtOnce: void; leaveBlank: void }>({
   cspGuard: [
     async ({ context }, use) => {
       const violations = await watchCsp(context);
@@ -59,7 +59,33 @@ export const test = base.extend<{ cspGuard: void; fontsAtOnce: void }>({
     },
     { auto: true },
   ],
+  // The context and its first page are kept for the worker's next test (playwright.config.ts,
+  // `reuseContext`), which Playwright resets by loading about:blank. A page the test left while
+  // it was still on its way somewhere — a script's redirect after a sign-in — would interrupt that
+  // load and fail the next test: each passing test leaves its pages on a blank document itself.
+  // A failed one keeps its page, whose accessibility tree Playwright writes beside the error.
+  leaveBlank: [
+    async ({ context }, use, testInfo) => {
+      await use();
+      if (testInfo.status !== testInfo.expectedStatus) return;
+      for (const page of context.pages()) await leave(page);
+    },
+    { auto: true },
+  ],
 });
+
+/** Loads about:blank in `page`, again if the page's own navigation interrupted the first try. */
+async function leave(page: Page): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.goto('about:blank');
+      return;
+    } catch (error) {
+      if (page.isClosed()) return;
+      if (attempt === 3) throw error;
+    }
+  }
+}
 
 /** What the head script reads to declare the fonts at once (astro.config.mjs, HEAD_SCRIPT). */
 export function fontsAtOnce(): void {
