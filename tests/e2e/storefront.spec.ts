@@ -1,9 +1,8 @@
 // Issue 3: every public page and alias in both languages, the gallery (tabs, overlay, live
 // availability) and the shared chrome, used with the keyboard alone, and axe on every page.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import pg from 'pg';
-import { openQuickView, test } from './helpers.ts';
+import { axeOn, openQuickView, test } from './helpers.ts';
 import { databaseName } from './shops.ts';
 
 const PAGES = ['/', '/gallery', '/about', '/contact', '/privacy', '/terms'];
@@ -11,7 +10,7 @@ const localized = (locale: 'fr' | 'en', path: string) =>
   locale === 'fr' ? path : path === '/' ? '/en/' : `/en${path}`;
 
 async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axeOn(page).analyze();
   expect(
     results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
   ).toEqual([]);
