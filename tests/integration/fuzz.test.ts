@@ -121,10 +121,14 @@ const ROW = sql.raw(`(to_jsonb(x) - 'last_seen_at')::text`);
 
 /** One text per table: every row of it, in order. Equal texts, nothing written. */
 async function fingerprint(): Promise<Record<string, string>> {
+  // From the catalogue itself: the same tables as information_schema.tables' base tables of
+  // `public`, whose view cost as much as the fingerprint (2.7 against 0.5 ms on PGlite, twice
+  // per request).
   const tables = await sql<{ name: string }>`
-    select table_name as name from information_schema.tables
-    where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like 'kysely_%'
-    order by table_name`.execute(t.db);
+    select relname as name from pg_catalog.pg_class
+    where relnamespace = 'public'::regnamespace and relkind in ('r', 'p')
+      and relname not like 'kysely_%'
+    order by relname`.execute(t.db);
   const wanted = tables.rows.map((r) => r.name).filter((name) => !UNFINGERPRINTED.has(name));
   const union = sql.join(
     wanted.map(
