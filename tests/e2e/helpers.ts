@@ -118,14 +118,17 @@ export const AXE_TAGS = [
  * gives up is testing cross-origin frames, and no page of the shop has a frame: axe's own
  * `frame-tested` rule would list one it could not test among its incomplete results.
  */
-export function axeOn(page: Page): AxeBuilder {
+function axeOn(page: Page): AxeBuilder {
   return new AxeBuilder({ page }).setLegacyMode(true);
 }
 
-export async function expectNoAxeViolations(page: Page): Promise<void> {
-  const results = await axeOn(page)
-    .withTags([...AXE_TAGS])
-    .analyze();
+/** No axe violation on the page: of the tags above, or of axe's default rules (`tags: null`). */
+export async function expectNoAxeViolations(
+  page: Page,
+  { tags = AXE_TAGS }: { tags?: readonly string[] | null } = {},
+): Promise<void> {
+  const axe = axeOn(page);
+  const results = await (tags ? axe.withTags([...tags]) : axe).analyze();
   expect(
     results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
   ).toEqual([]);

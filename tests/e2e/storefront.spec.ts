@@ -2,19 +2,15 @@
 // availability) and the shared chrome, used with the keyboard alone, and axe on every page.
 import { expect, type Page } from '@playwright/test';
 import pg from 'pg';
-import { axeOn, openQuickView, test } from './helpers.ts';
+import { expectNoAxeViolations, openQuickView, test } from './helpers.ts';
 import { databaseName } from './shops.ts';
 
 const PAGES = ['/', '/gallery', '/about', '/contact', '/privacy', '/terms'];
 const localized = (locale: 'fr' | 'en', path: string) =>
   locale === 'fr' ? path : path === '/' ? '/en/' : `/en${path}`;
 
-async function expectNoAxeViolations(page: Page) {
-  const results = await axeOn(page).analyze();
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([]);
-}
+/** Axe's default rules on every page of this spec (the tagged set: visual.spec and the others). */
+const axeDefaults = (page: Page) => expectNoAxeViolations(page, { tags: null });
 
 // Keeps the cookie banner out of the way unless a test is about it.
 async function consentGiven(page: Page) {
@@ -57,7 +53,7 @@ for (const locale of ['fr', 'en'] as const) {
         /^.{40,}$/,
       );
       await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
-      await expectNoAxeViolations(page);
+      await axeDefaults(page);
     });
   }
 }
@@ -171,7 +167,7 @@ test.describe('gallery', () => {
     await expect(overlay.getByText('Tirage d’art', { exact: true })).toBeVisible();
     await expect(overlay.getByRole('button', { name: 'Ajouter au panier' })).toHaveCount(2);
     await expect(page.locator('html')).toHaveClass(/scroll-locked/);
-    await expectNoAxeViolations(page);
+    await axeDefaults(page);
 
     // Focus stays inside the overlay.
     for (let i = 0; i < 8; i++) {
@@ -313,7 +309,7 @@ test.describe('chrome', () => {
     await expect(menu).toBeVisible();
     await expect(menu.getByRole('link', { name: /Panier/ })).toContainText('0');
     await expect(page.locator('html')).toHaveClass(/scroll-locked/);
-    await expectNoAxeViolations(page);
+    await axeDefaults(page);
     await page.keyboard.press('Escape');
     await expect(menu).toBeHidden();
     await expect(page.getByRole('button', { name: 'Ouvrir le menu' })).toBeFocused();
@@ -390,7 +386,7 @@ test.describe('chrome', () => {
     await expect(banner).toBeVisible();
     // axe runs on timers of its own: let time flow again.
     await page.clock.resume();
-    await expectNoAxeViolations(page);
+    await axeDefaults(page);
     await banner.getByRole('button', { name: 'Refuser' }).focus();
     await page.keyboard.press('Enter');
     await expect(banner).toBeHidden();
