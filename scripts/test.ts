@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SHOPS, siteUrlOf } from '../tests/e2e/shops.ts';
-import { POSTGRES_TAGS } from '../tests/postgres.ts';
+import { POSTGRES_TAGS, postgresTestFiles } from '../tests/postgres.ts';
 import { ensurePgliteTemplate } from '../tests/setup/global-db.ts';
 import { ensureGoldenShop, GOLDEN_SITE_URL } from '../tests/setup/golden.ts';
 import { printReport, recordStage, runnerReport, TIMINGS_DIR } from './test-report.ts';
@@ -53,6 +53,8 @@ if (databaseUrl)
         'integration-postgres',
         '--tags-filter',
         POSTGRES_TAGS.map((t) => t.name).join(' || '),
+        // Only the files that have tagged tests: vitest would import every one to look.
+        ...postgresTestFiles(root),
       ],
       env: { VITEST_POSTGRES_ONLY: '1' },
     },
