@@ -15,6 +15,7 @@ import {
 import pg from 'pg';
 import { log } from '../log.ts';
 import type { DB } from './schema.ts';
+import { readPgliteTemplate } from './template.ts';
 
 export type Database = Kysely<DB>;
 /** The database or a transaction on it: what queries that may run inside one accept. */
@@ -71,6 +72,11 @@ export interface OpenOptions {
   pgliteDir?: string | undefined;
   /** An already created PGlite instance (tests load one from a migrated template). */
   pglite?: PGlite | undefined;
+  /**
+   * What a new embedded database in `pgliteDir` is unpacked from: by default the migrated
+   * template made at install (./template.ts); `null` for none (`initdb`).
+   */
+  pgliteTemplate?: Blob | null | undefined;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
 }
@@ -79,7 +85,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.maxConnections ?? 10);
   if (options.pglite) return wrapPglite(options.pglite, 'embedded PGlite (in memory)', () => {});
   if (!options.pgliteDir) throw new Error('openDatabase needs databaseUrl, pgliteDir or pglite');
-  return openPgliteDir(options.pgliteDir);
+  return openPgliteDir(options.pgliteDir, options.pgliteTemplate);
 }
 
 /**
@@ -152,13 +158,39 @@ async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {
   return { db, kind: 'postgres', description: where, close: () => (closing ??= db.destroy()) };
 }
 
-async function openPgliteDir(dir: string): Promise<DatabaseHandle> {
+async function openPgliteDir(dir: string, given?: Blob | null): Promise<DatabaseHandle> {
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   const releaseLock = acquireLock(`${dir}.lock`);
-  try {
-    const pglite = new PGlite(dir, { parsers: PGLITE_PARSERS, extensions: PGLITE_EXTENSIONS });
+  const open = async (loadDataDir?: Blob) => {
+    const pglite = new PGlite(dir, {
+      parsers: PGLITE_PARSERS,
+      extensions: PGLITE_EXTENSIONS,
+      ...(loadDataDir && { loadDataDir }),
+    });
     await pglite.waitReady;
-    return wrapPglite(pglite, `embedded PGlite in ${dir}`, releaseLock);
+    return pglite;
+  };
+  try {
+    // A new database is unpacked from the migrated template when there is one (./template.ts).
+    const isNew = !fs.existsSync(path.join(dir, 'PG_VERSION'));
+    const template = isNew ? (given === undefined ? readPgliteTemplate() : given) : null;
+    if (template) {
+      try {
+        const pglite = await open(template);
+        return wrapPglite(
+          pglite,
+          `embedded PGlite in ${dir} (new, from the migrated template)`,
+          releaseLock,
+        );
+      } catch (error) {
+        // What it unpacked goes, and the database is made as without a template.
+        log.warn(
+          `Galerie: the migrated template could not be unpacked (${errorText(error)}); making the database from scratch`,
+        );
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    return wrapPglite(await open(), `embedded PGlite in ${dir}`, releaseLock);
   } catch (error) {
     releaseLock();
     throw new DatabaseUnavailableError(

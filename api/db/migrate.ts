@@ -1,9 +1,11 @@
 // Runs the timestamped migrations in api/db/migrations (Kysely's Migrator, one lock, all or nothing).
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect } from 'kysely';
 import { FileMigrationProvider, Migrator, NO_MIGRATIONS } from 'kysely/migration';
-import { errorText } from './index.ts';
+import { errorText, PGLITE_EXTENSIONS } from './index.ts';
+import { pgliteTemplateFile, storePgliteTemplate } from './template.ts';
 
 export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
 
@@ -43,4 +45,25 @@ export async function migrateTo<T>(db: Kysely<T>, name: string): Promise<void> {
 export async function migrateDownToZero<T>(db: Kysely<T>): Promise<void> {
   const { error } = await migrator(db).migrateTo(NO_MIGRATIONS);
   if (error) throw new MigrationError(`Rolling back failed: ${errorText(error)}`, { cause: error });
+}
+
+/**
+ * The migrated template of new embedded databases (./template.ts), made when there is none for
+ * these migrations: a database in memory, migrated, dumped. Returns its file and whether it was
+ * made now.
+ */
+export async function ensurePgliteTemplate(): Promise<{ file: string; made: boolean }> {
+  const file = pgliteTemplateFile();
+  if (existsSync(file)) return { file, made: false };
+  const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
+  const db = new Kysely<unknown>({ dialect: new PGliteDialect({ pglite }) });
+  try {
+    await migrateToLatest(db);
+    const dump = await pglite.dumpDataDir('gzip');
+    storePgliteTemplate(file, new Uint8Array(await dump.arrayBuffer()));
+  } finally {
+    await db.destroy();
+    if (!pglite.closed) await pglite.close();
+  }
+  return { file, made: true };
 }

@@ -3,12 +3,14 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect } from 'kysely';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDatabase, PGLITE_EXTENSIONS } from '#api/db/index.ts';
-import { MIGRATIONS_DIR, migrateToLatest } from '#api/db/migrate.ts';
+import { openDatabase } from '#api/db/index.ts';
+import {
+  ensurePgliteTemplate as ensureMigratedTemplate,
+  MIGRATIONS_DIR,
+  migrateToLatest,
+} from '#api/db/migrate.ts';
 import { databaseUrlFor, quoteIdent } from '../helpers/pg-admin.ts';
 
 declare module 'vitest' {
@@ -27,31 +29,11 @@ async function migrationsHash(): Promise<string> {
 }
 
 /**
- * The migrated embedded database every integration test file clones (a PGlite data-dir dump),
- * kept by migration content: a new migration makes a new one. Its file.
+ * The migrated embedded database every integration test file clones: the template new embedded
+ * databases are unpacked from (api/db/template.ts), made here when `npm install` did not.
  */
 export async function ensurePgliteTemplate(): Promise<string> {
-  const file = path.resolve(
-    '.cache',
-    'test-db',
-    `pglite-template-${await migrationsHash()}.tar.gz`,
-  );
-  const exists = await fs.access(file).then(
-    () => true,
-    () => false,
-  );
-  if (!exists) {
-    const pglite = new PGlite({ extensions: PGLITE_EXTENSIONS });
-    const db = new Kysely<unknown>({ dialect: new PGliteDialect({ pglite }) });
-    await migrateToLatest(db);
-    const dump = await pglite.dumpDataDir('gzip');
-    await db.destroy();
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    // Written whole then renamed: another process making it at the same time writes the same.
-    await fs.writeFile(`${file}.${process.pid}.tmp`, Buffer.from(await dump.arrayBuffer()));
-    await fs.rename(`${file}.${process.pid}.tmp`, file);
-  }
-  return file;
+  return (await ensureMigratedTemplate()).file;
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
