@@ -20,7 +20,8 @@ await runCli('restore', async () => {
   const config = loadConfig();
   let handle;
   try {
-    handle = await openConfiguredDatabase(config);
+    // A new embedded database stays empty: the restore makes its schema at the backup's level.
+    handle = await openConfiguredDatabase(config, { template: false });
   } catch (error) {
     if (!(error instanceof DatabaseLockedError)) throw error;
     console.error(

@@ -20,7 +20,14 @@ export function pgliteDirFor(config: Pick<AppConfig, 'dataDir'>): string {
  * backups' folder are made owner-only first, and once more after PGlite has created its files
  * (it ignores the umask): api/private-files.ts.
  */
-export async function openConfiguredDatabase(config: AppConfig): Promise<DatabaseHandle> {
+export async function openConfiguredDatabase(
+  config: AppConfig,
+  /**
+   * `false`: a new embedded database is made empty rather than unpacked from the migrated
+   * template (./template.ts) — a restore fills an empty database itself.
+   */
+  { template = true }: { template?: boolean } = {},
+): Promise<DatabaseHandle> {
   const { fixed } = keepPrivate([config.dataDir, config.backupDir]);
   if (fixed.length)
     log.warn(
@@ -29,6 +36,7 @@ export async function openConfiguredDatabase(config: AppConfig): Promise<Databas
   const handle = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: pgliteDirFor(config),
+    ...(!template && { pgliteTemplate: null }),
   });
   if (handle.kind === 'pglite') makePrivate(config.dataDir);
   return handle;
