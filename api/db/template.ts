@@ -12,7 +12,7 @@ import path from 'node:path';
 
 const MIGRATIONS = path.join(import.meta.dirname, 'migrations');
 /** Beside the installed packages: the template belongs to the PGlite they hold. */
-export const TEMPLATE_DIR = path.join(
+const TEMPLATE_DIR = path.join(
   import.meta.dirname,
   '..',
   '..',
