@@ -36,18 +36,26 @@ function pgliteVersion(): string {
   throw new Error('Cannot find the version of @electric-sql/pglite');
 }
 
-/**
- * The template's file for the migrations in this checkout and the installed PGlite: named by
- * their content, so a new migration or another PGlite never finds an older template.
- */
-export function pgliteTemplateFile(): string {
-  const hash = createHash('sha256').update(`pglite ${pgliteVersion()}\0`);
+/** The migrations of this checkout, by content (names and text): a short hex digest. */
+export function migrationsHash(): string {
+  const hash = createHash('sha256');
   for (const file of fs.readdirSync(MIGRATIONS).sort())
     hash
       .update(file)
       .update('\0')
       .update(fs.readFileSync(path.join(MIGRATIONS, file)));
-  return path.join(TEMPLATE_DIR, `${PREFIX}${hash.digest('hex').slice(0, 16)}.tar.gz`);
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The template's file for the migrations in this checkout and the installed PGlite: named by
+ * their content, so a new migration or another PGlite never finds an older template.
+ */
+export function pgliteTemplateFile(): string {
+  const key = createHash('sha256')
+    .update(`pglite ${pgliteVersion()}\0${migrationsHash()}`)
+    .digest('hex');
+  return path.join(TEMPLATE_DIR, `${PREFIX}${key.slice(0, 16)}.tar.gz`);
 }
 
 /** The template for these migrations, when one was made. */

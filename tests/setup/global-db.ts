@@ -1,16 +1,13 @@
 // Prepares one migrated template per integration project; every test file then gets its own
 // database cloned from it (a PGlite data-dir dump, or PostgreSQL's CREATE DATABASE … TEMPLATE).
-import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '#api/db/index.ts';
 import {
   ensurePgliteTemplate as ensureMigratedTemplate,
-  MIGRATIONS_DIR,
   migrateToLatest,
 } from '#api/db/migrate.ts';
+import { migrationsHash } from '#api/db/template.ts';
 import { databaseUrlFor, quoteIdent } from '../helpers/pg-admin.ts';
 
 declare module 'vitest' {
@@ -18,14 +15,6 @@ declare module 'vitest' {
     pgliteTemplate: string;
     postgresTemplate: string;
   }
-}
-
-async function migrationsHash(): Promise<string> {
-  const hash = createHash('sha256');
-  for (const file of (await fs.readdir(MIGRATIONS_DIR)).sort()) {
-    hash.update(file).update(await fs.readFile(path.join(MIGRATIONS_DIR, file)));
-  }
-  return hash.digest('hex').slice(0, 16);
 }
 
 /**
@@ -42,7 +31,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return async () => {};
   }
 
-  const hash = await migrationsHash();
+  const hash = migrationsHash();
   const url = process.env['DATABASE_URL'];
   if (!url) throw new Error('integration-postgres needs DATABASE_URL');
   const template = `galerie_tpl_${hash}_${process.pid}`;
