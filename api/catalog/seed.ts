@@ -8,12 +8,11 @@ import { z } from 'zod';
 import type { AppConfig } from '../config.ts';
 import type { Database, Executor } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { renderComposition, renderDetail } from '../media/compose.ts';
-import { renderInSitu } from '../media/in-situ.ts';
 import { renderPortrait } from '../media/portrait.ts';
 import { storeMaster, type StoredMedia } from '../media/index.ts';
 import { diskStorage, type MediaStorage } from '../media/storage.ts';
 import { insertMissingDefaults, invalidateSettings } from '../settings/index.ts';
+import { readSeedRenders, renderWork, type RenderedWork } from './seed-renders.ts';
 
 export const SEED_CATALOGUE = path.join(
   import.meta.dirname,
@@ -113,10 +112,13 @@ export interface SeedRenders {
 /**
  * Starts rendering every image of the demo catalogue — the slow part of a first start, on every
  * core — without the database: the server starts it before it opens a new embedded database,
- * whose creation (PGlite's initdb, ≈ 4 s on one core) it then overlaps (issue 28 §2).
+ * whose creation it then overlaps (issue 28 §2). The images `npm install` rendered are taken
+ * instead when they are there (./seed-renders.ts, docs/decisions/062).
  */
 export async function startSeedRenders(): Promise<SeedRenders> {
   const catalogue = await readSeedCatalogue();
+  const installed = await installedSeedRenders(catalogue);
+  if (installed) return installed;
   const works = new Map<string, Promise<RenderedWork>>();
   const portrait = renderPortrait();
   portrait.catch(() => {});
@@ -126,14 +128,29 @@ export async function startSeedRenders(): Promise<SeedRenders> {
   return { catalogue, works, portrait };
 }
 
+/** The demo's images as `npm install` rendered them, or null. */
+async function installedSeedRenders(catalogue: SeedCatalogue): Promise<SeedRenders | null> {
+  const installed = await readSeedRenders(catalogue);
+  if (!installed) return null;
+  return {
+    catalogue,
+    works: new Map([...installed.works].map(([slug, work]) => [slug, Promise.resolve(work)])),
+    portrait: Promise.resolve(installed.portrait),
+  };
+}
+
 export async function seedDemo(
   db: Database,
   storage: MediaStorage,
   catalogue?: SeedCatalogue,
   early?: Promise<SeedRenders>,
 ): Promise<SeedResult> {
-  // Renders started early are of the demo catalogue: not used when another is given.
-  const started = catalogue ? undefined : await early?.catch(() => undefined);
+  // Renders started early, or made at install, are of the demo catalogue: not used when another
+  // is given.
+  const started = catalogue
+    ? undefined
+    : ((await early?.catch(() => undefined)) ??
+      (await installedSeedRenders(await readSeedCatalogue())));
   const { works } = catalogue ?? started?.catalogue ?? (await readSeedCatalogue());
   const existing = new Set(
     (await db.selectFrom('artworks').select('slug').execute()).map((row) => row.slug),
@@ -256,24 +273,6 @@ export async function seedDemo(
   await seedPortrait(db, storage, started?.portrait);
   const settingsInserted = await insertMissingDefaults(db);
   return { artworksInserted, settingsInserted };
-}
-
-interface RenderedWork {
-  composition: Buffer;
-  /** The work's other views, in the catalogue's order. */
-  views: Buffer[];
-}
-
-async function renderWork(work: SeedCatalogue['works'][number]): Promise<RenderedWork> {
-  const composition = await renderComposition(work.image);
-  const views: Buffer[] = [];
-  for (const view of work.views ?? [])
-    views.push(
-      view.kind === 'detail'
-        ? await renderDetail(work.image, view.crop)
-        : await renderInSitu(composition, work.original.dimensions),
-    );
-  return { composition, views };
 }
 
 /** `run` on each item, at most `limit` at a time; the promises in the items' order. A failure is
