@@ -11,6 +11,7 @@ import { listPublicArtworks, type PublicArtwork } from '../catalog/index.ts';
 import type { Database } from '../db/index.ts';
 import { shownStock } from '../../src/domain/low-stock.ts';
 import { getSettings, type SiteSettings } from '../settings/index.ts';
+import { CLIENT_INPUT_FILE, REUSE_SERVER_SUFFIX } from './request-objects.ts';
 import {
   completeVersion,
   logsDir,
@@ -299,6 +300,7 @@ export async function startBuild(options: BuildOptions): Promise<StartedBuild> {
   const cleanUp = async () => {
     logStream?.end();
     await fs.rm(snapshotFile, { force: true });
+    await fs.rm(snapshotFile + REUSE_SERVER_SUFFIX, { force: true });
     await fs.rm(cacheDir, { recursive: true, force: true });
   };
   return {
@@ -315,10 +317,14 @@ export async function startBuild(options: BuildOptions): Promise<StartedBuild> {
       try {
         if (info.siteUrl !== options.siteUrl)
           throw new Error(`the build was started for ${options.siteUrl}, not ${info.siteUrl}`);
+        // Before the snapshot: the child asks once it has built the prerendered pages.
+        const reuse = await serverToReuse(dist, info);
+        if (reuse) await fs.writeFile(snapshotFile + REUSE_SERVER_SUFFIX, reuse.dir);
         // Written whole, then named: the waiting loader never reads half a file.
         await fs.writeFile(`${snapshotFile}.partial`, JSON.stringify(snapshot));
         await fs.rename(`${snapshotFile}.partial`, snapshotFile);
         await done;
+        if (reuse) await adoptServer(reuse.dir, outDir);
         await fs.writeFile(path.join(outDir, 'build-info.json'), JSON.stringify(info, null, 2));
         await handOnIncrementalCache(dist, cacheDir);
         // Named when finished, not when started: a build started ahead (./standby.ts) may have
@@ -360,6 +366,56 @@ export async function startBuild(options: BuildOptions): Promise<StartedBuild> {
       await fs.rm(logFile, { force: true });
     },
   };
+}
+
+/**
+ * The version whose server bundle a build of `info` keeps (docs/decisions/063): the current one,
+ * when it was built from the same sources, site URL and settings (`serverHash`) — the works, the
+ * only difference, are read by prerendered pages alone (decision 032), and a server already keeps
+ * the bundle it has loaded for such a version (api/http/site.ts). `PUBLISH_REUSE_SERVER=off`
+ * builds it every time.
+ */
+export async function serverToReuse(
+  dist: string,
+  info: Pick<BuildInfo, 'serverHash'>,
+): Promise<{ id: string; dir: string } | null> {
+  if (process.env['PUBLISH_REUSE_SERVER'] === 'off' || !info.serverHash) return null;
+  const id = readCurrent(dist);
+  if (!id) return null;
+  const dir = versionDir(dist, id);
+  const current = await readBuildInfo(dir);
+  if (current?.serverHash !== info.serverHash) return null;
+  // Older versions did not record their client build's inputs (child-hooks.ts).
+  const complete = ['server/entry.mjs', CLIENT_INPUT_FILE].every((f) =>
+    existsSync(path.join(dir, f)),
+  );
+  return complete ? { id, dir } : null;
+}
+
+/** A hard link where the file system allows one (versions are never written after), else a copy. */
+async function linkTree(from: string, to: string, onlyMissing: boolean): Promise<void> {
+  await fs.mkdir(to, { recursive: true });
+  for (const entry of await fs.readdir(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) await linkTree(source, target, onlyMissing);
+    else if (!onlyMissing || !existsSync(target))
+      await fs.link(source, target).catch(() => fs.copyFile(source, target));
+  }
+}
+
+/**
+ * A build that skipped its SSR build takes the server bundle of `from`, and the styles and assets
+ * only that bundle's pages use: the SSR build emits them (Astro moves them to the client folder).
+ * The rest of `_astro/` is the client build of the same sources and inputs (./child-hooks.ts), so
+ * the same files: the version equals a full build's, file for file
+ * (tests/integration/build-isolation.test.ts).
+ */
+async function adoptServer(from: string, outDir: string): Promise<void> {
+  await fs.rm(path.join(outDir, 'server'), { recursive: true, force: true });
+  await linkTree(path.join(from, 'server'), path.join(outDir, 'server'), false);
+  const assets = path.join(from, 'client', '_astro');
+  if (existsSync(assets)) await linkTree(assets, path.join(outDir, 'client', '_astro'), true);
 }
 
 /**

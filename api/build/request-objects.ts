@@ -217,6 +217,41 @@ export function requestObjectsPlugin(): Plugin {
  * CI). Each process names its temporary files with its pid.
  */
 export const CHILD_TARGETS: Record<string, Rewrite[]> = {
+  // A publish that changes only what prerendered pages show keeps the server bundle of the
+  // version before it (docs/decisions/063): its SSR build is skipped when the publish says so
+  // (./child-hooks.ts reads the flag file beside the snapshot; api/build/index.ts copies the
+  // bundle).
+  '/astro/dist/core/build/static-build.js': [
+    {
+      what: 'the SSR build of `astro build` (skipped when the server bundle is reused)',
+      from: 'if (needsServerBuild(settings, builder2)) {',
+      to: 'if (needsServerBuild(settings, builder2) && !globalThis[Symbol.for("galerie.reuseServer")]?.()) {',
+    },
+    {
+      what: "the client build's inputs (the islands and scripts the SSR build found, kept or restored)",
+      from: 'internals.clientInput = getClientInput(internals, settings);',
+      to: 'globalThis[Symbol.for("galerie.clientInput")]?.(internals);\n        internals.clientInput = getClientInput(internals, settings);',
+    },
+  ],
+  // ... whose client build then meets the scripts of .astro pages no build of its process
+  // compiled (on-demand pages): compiled on first request, as Astro's dev server does, rather
+  // than refused. A full build compiles every page before its client build and never gets here.
+  '/astro/dist/vite-plugin-astro/index.js': [
+    {
+      what: 'the compile of an .astro file first met through one of its scripts (decision 063)',
+      from: `            if (server) {
+              const code = await loadId(server.pluginContainer, filename);
+              if (code != null) await compile(code, filename);
+            }`,
+      to: `            if (server) {
+              const code = await loadId(server.pluginContainer, filename);
+              if (code != null) await compile(code, filename);
+            } else {
+              const { readFile } = await import("node:fs/promises");
+              await compile(await readFile(filename, "utf8"), filename);
+            }`,
+    },
+  ],
   '/astro/dist/content/mutable-data-store.js': [
     {
       what: "the content layer's temporary file (a fixed name shared by builds of one checkout)",
@@ -232,6 +267,14 @@ export const CHILD_TARGETS: Record<string, Rewrite[]> = {
     },
   ],
 };
+
+/**
+ * Beside a build's snapshot file, naming the version folder whose server bundle is copied rather
+ * than built (decision 063).
+ */
+export const REUSE_SERVER_SUFFIX = '.reuse-server';
+/** In a version folder: the islands and scripts its SSR build found (decision 063). */
+export const CLIENT_INPUT_FILE = 'client-input.json';
 
 /** A module of the build's process rewritten, or null when none of CHILD_TARGETS concerns it. */
 export function rewriteChildModule(url: string, source: string): string | null {

@@ -82,8 +82,21 @@ describe.skipIf(testDbKind() !== 'pglite')('two builds at once', () => {
     const output = stripVTControlCharacters(lines.join('\n'));
     for (const [, file, how] of output.matchAll(/├─ (\S+\.html)\s+\((restored|\+)/g))
       (how === 'restored' ? pages.restored : pages.rendered).push(file!);
-    return { dir: result.dir, pages };
+    return { dir: result.dir, pages, output };
   }
+
+  const REUSED = 'galerie: the server bundle of ';
+  const currentVersion = (dist: string) =>
+    path.join(dist, 'versions', fs.readFileSync(path.join(dist, 'current'), 'utf8').trim());
+  /** Every file under `dir`, with its content. */
+  const tree = (dir: string) =>
+    Object.fromEntries(
+      fs
+        .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .filter((f) => fs.statSync(path.join(dir, f)).isFile())
+        .sort()
+        .map((f) => [f, fs.readFileSync(path.join(dir, f)).toString('base64')]),
+    );
 
   const workPage = (file: string) => /^\/(oeuvres|en\/works)\//.test(file);
 
@@ -96,6 +109,7 @@ describe.skipIf(testDbKind() !== 'pglite')('two builds at once', () => {
         i === 0 ? { ...work, title: { fr: 'Version-B-only', en: 'Version-B-only' } } : work,
       ),
     };
+    const before = currentVersion(built.a);
     const next = await buildIn(built.a, catalogue);
     const restoredWorks = next.pages.restored.filter(workPage);
     const renderedWorks = next.pages.rendered.filter(workPage);
@@ -124,6 +138,16 @@ describe.skipIf(testDbKind() !== 'pglite')('two builds at once', () => {
       expect(fs.readFileSync(path.join(next.dir, 'client', file), 'utf8'), file).toBe(
         fs.readFileSync(path.join(full, 'client', file), 'utf8'),
       );
+
+    // Only works changed: the server bundle is the previous version's, not built again
+    // (docs/decisions/063), and the scripts and styles are those of a full build, file for file —
+    // the ones only on-demand pages use included.
+    expect(next.output).toContain(REUSED);
+    expect(fs.existsSync(path.join(next.dir, 'server', 'entry.mjs'))).toBe(true);
+    expect(tree(path.join(next.dir, 'server'))).toEqual(tree(path.join(before, 'server')));
+    const assets = (dir: string) => tree(path.join(dir, 'client', '_astro'));
+    expect(Object.keys(assets(next.dir))).toEqual(Object.keys(assets(full)));
+    expect(assets(next.dir)).toEqual(assets(full));
     expect(fs.readFileSync(path.join(next.dir, '_headers.json'), 'utf8')).toBe(
       fs.readFileSync(path.join(full, '_headers.json'), 'utf8'),
     );
@@ -134,6 +158,8 @@ describe.skipIf(testDbKind() !== 'pglite')('two builds at once', () => {
       settings: { ...catalogue.settings, artist_name: 'Artiste-Renommée' },
     });
     expect(renamed.pages.restored).toEqual([]);
+    // A setting is read by on-demand pages too: their bundle is built again.
+    expect(renamed.output).not.toContain(REUSED);
     const page = renamed.pages.rendered.find(workPage)!;
     expect(fs.readFileSync(path.join(renamed.dir, 'client', page), 'utf8')).toContain(
       'Artiste-Renommée',
