@@ -71,8 +71,16 @@ async function main(): Promise<void> {
     const seedRenders =
       !config.databaseUrl && !fs.existsSync(pgliteDirFor(config)) ? startSeedRenders() : undefined;
     seedRenders?.catch(() => {});
+    // Without Node's compile cache: on a cold start, writing it cost ~2 s of the way to ready
+    // (docs/decisions/064); the next publishes' builds write it in the background.
     if (!config.databaseUrl && !readCurrent(dist))
-      earlyBuild = await startBuild({ root, dist, siteUrl: config.siteUrl, log: logBuild });
+      earlyBuild = await startBuild({
+        root,
+        dist,
+        siteUrl: config.siteUrl,
+        log: logBuild,
+        compileCache: false,
+      });
     handle = await openConfiguredDatabase(config);
     log.info(`Galerie: database ${handle.description}`);
     // Nodes starting together on PostgreSQL: one migrates and seeds, the others then find it done.

@@ -33,17 +33,13 @@ try {
   const dist = path.join(root, '.cache', 'first-start-dist');
   await fs.rm(dist, { recursive: true, force: true });
   onCleanup(() => fs.rm(dist, { recursive: true, force: true }));
-  // The server's own compile cache (api/server.ts) empty too, as after a fresh `npm install`.
-  const compileCache = path.join(root, '.cache', 'first-start-compile-cache');
-  await fs.rm(compileCache, { recursive: true, force: true });
-  onCleanup(() => fs.rm(compileCache, { recursive: true, force: true }));
 
   const spawned = performance.now();
   let variantsAt: number | null = null;
   const steps: { at: number; line: string }[] = [];
   const galerie = await startGalerie(root, () => {}, {
     dataDir,
-    env: { GALERIE_DIST_DIR: dist, NODE_COMPILE_CACHE: compileCache },
+    env: { GALERIE_DIST_DIR: dist },
     onLine: (line) => {
       let message = line;
       try {
@@ -84,10 +80,7 @@ try {
   // requests above (made by a process that had just started), the first process's own later
   // requests would credit the variants with its warm-up (its code not yet optimised, its caches
   // cold): the median of its first requests was 1.7× that of the later ones.
-  const control = await startGalerie(root, () => {}, {
-    dataDir,
-    env: { GALERIE_DIST_DIR: dist, NODE_COMPILE_CACHE: compileCache },
-  });
+  const control = await startGalerie(root, () => {}, { dataDir, env: { GALERIE_DIST_DIR: dist } });
   const idle: number[] = [];
   for (let i = 0; i < Math.max(busy.length, IDLE_REQUESTS); i++)
     idle.push(await sample(control.url));

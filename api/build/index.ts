@@ -157,6 +157,12 @@ export interface BuildOptions {
   signal?: AbortSignal;
   /** CPU priority of the build: `nice` increment (0 = same as the server). */
   niceness?: number;
+  /**
+   * Whether the child reads and writes Node's compile cache (`<dist>/node-compile-cache`): on by
+   * default, so each publish's build compiles Astro, Vite and Rolldown once per checkout. Off for
+   * a first start's build, which would only write it, on the way to ready (docs/decisions/064).
+   */
+  compileCache?: boolean;
 }
 
 export interface BuiltVersion {
@@ -256,6 +262,7 @@ export async function startBuild(options: BuildOptions): Promise<StartedBuild> {
         // keeps the compiled code of Astro, Vite and Rolldown between builds instead of
         // compiling them again, and Astro sends no usage data (nor waits for it at exit).
         NODE_COMPILE_CACHE: process.env['NODE_COMPILE_CACHE'] || compileCacheDir(dist),
+        ...(options.compileCache === false && { NODE_DISABLE_COMPILE_CACHE: '1' }),
         ASTRO_TELEMETRY_DISABLED: '1',
       },
       stdio: ['ignore', 'pipe', 'pipe'],

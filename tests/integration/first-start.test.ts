@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileCacheDir } from '#api/build/index.ts';
 import { readCurrent } from '#api/build/versions.ts';
 import { testDbKind } from '../helpers/db.ts';
 import { root, startServer, type RunningServer } from '../helpers/server.ts';
@@ -18,6 +19,14 @@ describe.skipIf(testDbKind() !== 'pglite')('a first start on empty folders', () 
   let dist: string;
   let server: RunningServer | undefined;
   const siteUrl = 'http://localhost:4321';
+  /**
+   * The server's compile cache: Node's default folder under the temporary folder, here the test's
+   * own (TMPDIR) — NODE_COMPILE_CACHE would turn the cache on by itself. Empty at first.
+   */
+  let serverCache: string;
+  let tmpDir: string;
+  const filesIn = (dir: string) =>
+    fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).length : 0;
 
   beforeAll(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'galerie-first-start-'));
@@ -25,6 +34,9 @@ describe.skipIf(testDbKind() !== 'pglite')('a first start on empty folders', () 
     fs.mkdirSync(path.join(root, '.cache'), { recursive: true });
     work = fs.mkdtempSync(path.join(root, '.cache', 'first-start-'));
     dist = path.join(work, 'dist');
+    tmpDir = path.join(work, 'tmp');
+    fs.mkdirSync(tmpDir);
+    serverCache = path.join(tmpDir, 'node-compile-cache');
   });
   afterAll(async () => {
     await server?.stop();
@@ -33,7 +45,12 @@ describe.skipIf(testDbKind() !== 'pglite')('a first start on empty folders', () 
   });
 
   it('seeds, builds while the database is made, and serves the demo shop', async () => {
-    server = await startServer({ dataDir, dist, siteUrl });
+    server = await startServer({
+      dataDir,
+      dist,
+      siteUrl,
+      env: { TMPDIR: tmpDir },
+    });
     const output = server.output();
     expect(output).toContain('seeded the demo catalogue (25 works)');
     expect(output).toContain('built the site (no build yet)');
@@ -55,17 +72,27 @@ describe.skipIf(testDbKind() !== 'pglite')('a first start on empty folders', () 
     expect(fs.readdirSync(path.join(dist, 'versions')).filter((f) => f.startsWith('.'))).toEqual(
       [],
     );
+    // Neither the server nor its build wrote Node's compile cache on the way (decision 064).
+    expect(filesIn(serverCache)).toBe(0);
+    expect(filesIn(compileCacheDir(dist))).toBe(0);
   });
 
   it('starts again on the same folders without seeding or building', async () => {
     const served = readCurrent(dist);
     await server?.stop();
-    server = await startServer({ dataDir, dist, siteUrl });
+    server = await startServer({
+      dataDir,
+      dist,
+      siteUrl,
+      env: { TMPDIR: tmpDir },
+    });
     const output = server.output();
     expect(output).not.toContain('seeded the demo catalogue');
     expect(output).not.toContain('built the site');
     expect(output).not.toContain('"part":"build"');
     expect(readCurrent(dist)).toBe(served);
     expect((await fetch(`${server.base}/gallery`)).status).toBe(200);
+    // A start with a version built keeps its compiled modules for the next (written at ready).
+    expect(filesIn(serverCache)).toBeGreaterThan(100);
   });
 });
