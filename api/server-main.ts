@@ -1,7 +1,7 @@
-// The server (`npm start`, through ./server.ts): migrate, seed a new database, listen, then serve the built site —
-// the current version when it still matches the sources and catalogue, else a fresh build — and
-// keep publishing while serving (api/build/publisher.ts). Problems the person running the site
-// must fix print one line.
+// The server (`npm start`, through ./server.ts): migrate, seed a new database, listen, then serve
+// the built site — the current version when it still matches the sources and catalogue, else a
+// fresh build — and keep publishing while serving (api/build/publisher.ts). Problems the person
+// running the site must fix print one line.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { flushCompileCache } from 'node:module';
