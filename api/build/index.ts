@@ -399,8 +399,12 @@ export async function serverToReuse(
   return complete ? { id, dir } : null;
 }
 
-/** A hard link where the file system allows one (versions are never written after), else a copy. */
-async function linkTree(from: string, to: string, onlyMissing: boolean): Promise<void> {
+/**
+ * `from` into `to`, each file a hard link where the file system allows one, else a copy: for
+ * files never written in place (versions are never written after). `onlyMissing` keeps what
+ * `to` already has.
+ */
+export async function linkTree(from: string, to: string, onlyMissing: boolean): Promise<void> {
   await fs.mkdir(to, { recursive: true });
   for (const entry of await fs.readdir(from, { withFileTypes: true })) {
     const source = path.join(from, entry.name);

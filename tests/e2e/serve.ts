@@ -31,7 +31,7 @@ const [golden] = await Promise.all(
   ),
 );
 // DATA_DIR is the folder itself (the specs read its mail/), the versions beside it.
-const { dataDir, dist } = copyGoldenShop(golden!, work);
+const { dataDir, dist } = await copyGoldenShop(golden!, work);
 
 const env: NodeJS.ProcessEnv = {
   ...process.env,

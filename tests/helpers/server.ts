@@ -29,7 +29,7 @@ export async function freshShop(name: string, siteUrl = GOLDEN_SITE_URL): Promis
   const golden = await ensureGoldenShop(siteUrl);
   fs.mkdirSync(path.join(root, '.cache'), { recursive: true });
   const work = fs.mkdtempSync(path.join(root, '.cache', `${name}-`));
-  const { dataDir, dist } = copyGoldenShop(golden, work);
+  const { dataDir, dist } = await copyGoldenShop(golden, work);
   return {
     work,
     dataDir,

@@ -20,6 +20,7 @@ import pg from 'pg';
 import {
   computeSourceHash,
   ensureBuild,
+  linkTree,
   snapshotImages,
   catalogSnapshot,
 } from '#api/build/index.ts';
@@ -176,29 +177,15 @@ function pruneOtherSources(key: string): void {
  */
 const SHARED_IN_DIST = new Set(['versions', 'compressed', 'node-compile-cache']);
 
-/** `from` into `to` with every file hard-linked (copied where the file system refuses). */
-function linkTree(from: string, to: string): void {
-  fs.mkdirSync(to, { recursive: true });
-  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
-    const source = path.join(from, entry.name);
-    const target = path.join(to, entry.name);
-    if (entry.isDirectory()) linkTree(source, target);
-    else {
-      try {
-        fs.linkSync(source, target);
-      } catch {
-        fs.copyFileSync(source, target);
-      }
-    }
-  }
-}
-
 /**
  * A fresh shop of one's own in `dir` (created; inside the checkout, so the built server bundle
  * resolves its packages): DATA_DIR and GALERIE_DIST_DIR from the golden one, copied but for what
  * is never written in place (SHARED_IN_DIST).
  */
-export function copyGoldenShop(golden: GoldenShop, dir: string): { dataDir: string; dist: string } {
+export async function copyGoldenShop(
+  golden: GoldenShop,
+  dir: string,
+): Promise<{ dataDir: string; dist: string }> {
   const dataDir = path.join(dir, 'data');
   const dist = path.join(dir, 'dist');
   fs.cpSync(golden.dataDir, dataDir, { recursive: true });
@@ -206,7 +193,8 @@ export function copyGoldenShop(golden: GoldenShop, dir: string): { dataDir: stri
   for (const entry of fs.readdirSync(golden.dist, { withFileTypes: true })) {
     const source = path.join(golden.dist, entry.name);
     const target = path.join(dist, entry.name);
-    if (entry.isDirectory() && SHARED_IN_DIST.has(entry.name)) linkTree(source, target);
+    if (entry.isDirectory() && SHARED_IN_DIST.has(entry.name))
+      await linkTree(source, target, false);
     else fs.cpSync(source, target, { recursive: true });
   }
   return { dataDir, dist };
