@@ -379,8 +379,8 @@ export async function startBuild(options: BuildOptions): Promise<StartedBuild> {
  * The version whose server bundle a build of `info` keeps (docs/decisions/063): the current one,
  * when it was built from the same sources, site URL and settings (`serverHash`) — the works, the
  * only difference, are read by prerendered pages alone (decision 032), and a server already keeps
- * the bundle it has loaded for such a version (api/http/site.ts). `PUBLISH_REUSE_SERVER=off`
- * builds it every time.
+ * the bundle it has loaded for such a version (api/http/site.ts). Its client build's output is
+ * taken too (./child-hooks.ts, decision 065). `PUBLISH_REUSE_SERVER=off` builds both every time.
  */
 export async function serverToReuse(
   dist: string,

@@ -232,6 +232,34 @@ export const CHILD_TARGETS: Record<string, Rewrite[]> = {
       from: 'internals.clientInput = getClientInput(internals, settings);',
       to: 'globalThis[Symbol.for("galerie.clientInput")]?.(internals);\n        internals.clientInput = getClientInput(internals, settings);',
     },
+    {
+      what: 'the client build of `astro build` (its output restored when the server bundle is reused)',
+      from: `        settings.timer.start("Client build");
+        await builder2.build(builder2.environments.client);`,
+      to: `        settings.timer.start("Client build");
+        if (!globalThis[Symbol.for("galerie.clientBuild")]?.(internals, "before")) {
+          await builder2.build(builder2.environments.client);
+          globalThis[Symbol.for("galerie.clientBuild")]?.(internals, "after");
+        }`,
+    },
+  ],
+  // The client build folds the hashes of each page's client scripts into the page's dependency
+  // hash (Astro's incremental build renders a page again when it changes): the hashes it folds
+  // are recorded, and the fold is callable without the build, for a build that restores the
+  // client build's output instead (decision 065).
+  '/astro/dist/core/build/plugins/plugin-incremental.js': [
+    {
+      what: "the incremental build's fold of the client scripts' hashes (decision 065)",
+      from: `  for (const [component, clientHashes] of hashesByComponent) {
+    const hasher = crypto.createHash("sha256");`,
+      to: `  globalThis[Symbol.for("galerie.clientHashes")]?.(hashesByComponent);
+  galerieFoldClientHashes(baseHashes, hashesByComponent);
+}
+globalThis[Symbol.for("galerie.foldClientHashes")] = galerieFoldClientHashes;
+function galerieFoldClientHashes(baseHashes, hashesByComponent) {
+  for (const [component, clientHashes] of hashesByComponent) {
+    const hasher = crypto.createHash("sha256");`,
+    },
   ],
   // ... whose client build then meets the scripts of .astro pages no build of its process
   // compiled (on-demand pages): compiled on first request, as Astro's dev server does, rather
@@ -275,6 +303,11 @@ export const CHILD_TARGETS: Record<string, Rewrite[]> = {
 export const REUSE_SERVER_SUFFIX = '.reuse-server';
 /** In a version folder: the islands and scripts its SSR build found (decision 063). */
 export const CLIENT_INPUT_FILE = 'client-input.json';
+/**
+ * In a version folder: what its client build wrote and told the rest of the build (decision 065),
+ * absent when it could not be recorded whole.
+ */
+export const CLIENT_OUTPUT_FILE = 'client-output.json';
 
 /** A module of the build's process rewritten, or null when none of CHILD_TARGETS concerns it. */
 export function rewriteChildModule(url: string, source: string): string | null {

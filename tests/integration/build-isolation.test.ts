@@ -86,6 +86,7 @@ describe.skipIf(testDbKind() !== 'pglite')('two builds at once', () => {
   }
 
   const REUSED = 'galerie: the server bundle of ';
+  const REUSED_CLIENT = 'galerie: the client build of ';
   const currentVersion = (dist: string) =>
     path.join(dist, 'versions', fs.readFileSync(path.join(dist, 'current'), 'utf8').trim());
   /** Every file under `dir`, with its content. */
@@ -151,6 +152,34 @@ describe.skipIf(testDbKind() !== 'pglite')('two builds at once', () => {
     expect(fs.readFileSync(path.join(next.dir, '_headers.json'), 'utf8')).toBe(
       fs.readFileSync(path.join(full, '_headers.json'), 'utf8'),
     );
+    // ... taken from the previous version, not built again (docs/decisions/065): every file of
+    // the browser's a full build has, the public folder's included.
+    expect(next.output).toContain(REUSED_CLIENT);
+    const names = (dir: string) =>
+      fs
+        .readdirSync(path.join(dir, 'client'), { recursive: true, encoding: 'utf8' })
+        .filter((f) => !/\.(br|gz)$/.test(f))
+        .sort();
+    expect(names(next.dir)).toEqual(names(full));
+
+    // Once more, from that version (whose client build was itself restored), back to the first
+    // catalogue: the same files as its full build.
+    const back = await buildIn(built.a, {
+      ...snapshot,
+      artworks: snapshot.artworks.map((work, i) =>
+        i === 0 ? { ...work, title: { fr: 'Version-A-only', en: 'Version-A-only' } } : work,
+      ),
+    });
+    expect(back.output).toContain(REUSED_CLIENT);
+    expect(names(back.dir)).toEqual(names(before));
+    for (const file of files(before))
+      expect(fs.readFileSync(path.join(back.dir, 'client', file), 'utf8'), file).toBe(
+        fs.readFileSync(path.join(before, 'client', file), 'utf8'),
+      );
+    expect(assets(back.dir)).toEqual(assets(before));
+    expect(fs.readFileSync(path.join(back.dir, '_headers.json'), 'utf8')).toBe(
+      fs.readFileSync(path.join(before, '_headers.json'), 'utf8'),
+    );
 
     // A setting every page shows: every work page is rendered again.
     const renamed = await buildIn(built.a, {
@@ -160,6 +189,7 @@ describe.skipIf(testDbKind() !== 'pglite')('two builds at once', () => {
     expect(renamed.pages.restored).toEqual([]);
     // A setting is read by on-demand pages too: their bundle is built again.
     expect(renamed.output).not.toContain(REUSED);
+    expect(renamed.output).not.toContain(REUSED_CLIENT);
     const page = renamed.pages.rendered.find(workPage)!;
     expect(fs.readFileSync(path.join(renamed.dir, 'client', page), 'utf8')).toContain(
       'Artiste-Renommée',
