@@ -180,7 +180,7 @@ function uncarried(state: Record<string, unknown>): Map<string, string> {
     const seen = new WeakSet<object>();
     out.set(
       name,
-      JSON.stringify(value, function (this: unknown, _key, v: unknown) {
+      JSON.stringify(value, (_key, v: unknown) => {
         if (pages.has(v)) {
           if (name !== 'pagesByKeys') return `page:${pages.get(v)}`;
           const { styles: _styles, ...page } = v as PageData;
