@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '#api/db/index.ts';
 import { dropAndRecover, startLoad, type Drop } from '../helpers/connection-loss.ts';
 import { testDbKind } from '../helpers/db.ts';
+import { until } from '../helpers/wait.ts';
 import { makeUser } from '../helpers/factories.ts';
 import { freshShop, startServer, type FreshShop, type RunningServer } from '../helpers/server.ts';
 import {
@@ -71,8 +72,22 @@ describe.skipIf(testDbKind() !== 'postgres')(
       // On failure, the server's own account of each unexpected error says which one slipped by.
       expect(load.wrong(), unexpectedErrors(server.output())).toEqual([]);
       expect(load.answers.filter((a) => a.status === 200).length).toBeGreaterThan(3);
-      const health = await fetch(`${server.base}/api/health`);
-      expect(health.status).toBe(200);
+      // Healthy again, polled: in one CI run on a loaded host (29 Nov 2026) the first health
+      // check after the drops said 503, its cause not kept. A failure now says what the last
+      // answer was and what the server logged; a server that stays unhealthy still fails here.
+      let lastHealth = '';
+      let firstHealth = '';
+      await until('a healthy server after the drops', async () => {
+        const health = await fetch(`${server.base}/api/health`);
+        lastHealth = `${health.status} ${await health.text()}`;
+        firstHealth ||= lastHealth;
+        return health.status === 200;
+      }).catch((error: unknown) => {
+        throw new Error(
+          `${String(error)}: last ${lastHealth}\n${unexpectedErrors(server.output())}`,
+        );
+      });
+      if (firstHealth !== lastHealth) console.warn(`first health after the drops: ${firstHealth}`);
       expect(server.output()).not.toMatch(/Unhandled|uncaughtException|"level":"fatal"/);
     });
   },
