@@ -28,8 +28,8 @@ const timings = process.env['TEST_TIMINGS_DIR'];
 /**
  * Chromium's headless shell (Debian's `chromium-headless-shell`, the old headless mode, a binary
  * of its own since Chrome 132) when it is installed, as Playwright's own browsers do for headless
- * runs; else the whole browser. The shell cost 26 % less CPU over the whole e2e suite (401–419
- * against 553–563 CPU-s of Chromium, docs/decisions/067). `CHROMIUM_PATH` chooses either; a
+ * runs; else the whole browser. The shell took 26 % less CPU over the whole e2e suite (Chromium
+ * 401–419 against 553–563 CPU-s, docs/decisions/067). `CHROMIUM_PATH` chooses either; a
  * `--headed` run needs `CHROMIUM_PATH=/usr/bin/chromium`.
  */
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
