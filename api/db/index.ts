@@ -108,7 +108,8 @@ class PreparingClient extends pg.Client {
     // A connection the server ends (a restart, a failover, pg_terminate_backend) emits 'error';
     // the pool listens only while the client is idle, and an 'error' nobody hears ends the
     // process (issue 24). Heard here, it costs only the queries in flight — they fail, answered
-    // 503 (api/http/errors.ts) — and the pool drops the broken client when it is released.
+    // 503 (api/http/errors.ts) — and the pool drops the broken client when it is released
+    // (`retire` below, when the server said so first).
     this.on('error', (error) =>
       log.warn({ err: error }, 'PostgreSQL connection lost; its requests in flight failed'),
     );
@@ -121,8 +122,32 @@ class PreparingClient extends pg.Client {
       if (name) args = [{ name, text, values }];
     }
     // pg's query has many overloads; this passes through whichever was called.
-    return (super.query as (...a: unknown[]) => never).apply(this, args);
+    const result = (super.query as (...a: unknown[]) => unknown).apply(this, args);
+    if (!(result instanceof Promise)) return result as never;
+    return result.catch((error: unknown) => {
+      if (endsConnection(error)) this.retire(error);
+      throw error;
+    }) as never;
   }
+
+  /**
+   * The server answered a query with a FATAL error (pg_terminate_backend, a restart, a
+   * failover): it closes the connection next. The pool takes a released client back unless it
+   * knows it is finished, and it learns that from the socket's end, which can come after the
+   * release — in between, the next request was handed this dead client and failed too (a 503
+   * from /api/health once after the drops of pg-connection-loss.test.ts). Ended here, before
+   * the caller sees the error, the pool drops it at the release.
+   */
+  private retire(error: unknown): void {
+    log.warn({ err: error }, 'PostgreSQL ended a connection; its requests in flight failed');
+    this.end().catch(() => {});
+  }
+}
+
+/** An error after which the server closes the connection (severity FATAL or PANIC). */
+function endsConnection(error: unknown): boolean {
+  const severity = (error as { severity?: unknown } | null)?.severity;
+  return severity === 'FATAL' || severity === 'PANIC';
 }
 
 async function openPostgres(url: string, max: number): Promise<DatabaseHandle> {

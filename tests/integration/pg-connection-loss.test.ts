@@ -4,6 +4,8 @@
 // with Retry-After and `database_unavailable` — and the next requests succeed once PostgreSQL
 // accepts connections again. Drops are made one after another, each once the server answered
 // again: an event, not a pace.
+import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '#api/db/index.ts';
 import { dropAndRecover, startLoad, type Drop } from '../helpers/connection-loss.ts';
@@ -89,6 +91,50 @@ describe.skipIf(testDbKind() !== 'postgres')(
       });
       if (firstHealth !== lastHealth) console.warn(`first health after the drops: ${firstHealth}`);
       expect(server.output()).not.toMatch(/Unhandled|uncaughtException|"level":"fatal"/);
+    });
+  },
+);
+
+describe.skipIf(testDbKind() !== 'postgres')(
+  'a connection PostgreSQL ended is never handed out again',
+  { tags: ['pg-driver'] },
+  () => {
+    // The pool takes a released client back unless it knows the connection is finished, and pg
+    // learns that from the socket's end — which Node reads after the promise callbacks of the
+    // query that got the server's FATAL error have run. A query made right after that failure
+    // was handed the dead connection and failed as well: one more 503 (api/db/index.ts
+    // `PreparingClient.retire`). One connection in the pool makes the next query take the same
+    // client unless it was dropped.
+    it('the query right after a terminated one gets a new connection', async () => {
+      const handle = await openDatabase({ databaseUrl: adminUrl, maxConnections: 1 });
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      try {
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(
+          handle.db,
+        );
+        const pid = rows[0]!.pid;
+        const sleeping = sql`select pg_sleep(60)`.execute(handle.db).then(
+          () => null,
+          (error: unknown) => error,
+        );
+        await until('the query running on its backend', async () => {
+          const active = await admin.query(
+            `select 1 from pg_stat_activity where pid = $1 and query like '%pg_sleep%'`,
+            [pid],
+          );
+          return active.rowCount === 1;
+        });
+        await admin.query('select pg_terminate_backend($1)', [pid]);
+        const failure = await sleeping;
+        expect(String(failure)).toMatch(/terminating connection/);
+        // At once, in the same turn of the event loop as the failure.
+        const next = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(handle.db);
+        expect(next.rows[0]!.pid).not.toBe(pid);
+      } finally {
+        await admin.end();
+        await handle.close();
+      }
     });
   },
 );
