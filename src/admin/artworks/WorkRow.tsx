@@ -40,7 +40,10 @@ export function Badges({ work, t }: { work: AdminArtworkRow; t: Translate }) {
       {work.type === 'original' && work.isSold && (
         <span className={`${badge} bg-accent text-white`}>{t('sold')}</span>
       )}
-      {work.type === 'print' && work.stock <= LOW_STOCK && (
+      {work.type === 'print' && work.stock === 0 && (
+        <span className={`${badge} bg-accent text-white`}>{t('outOfStock')}</span>
+      )}
+      {work.type === 'print' && work.stock > 0 && work.stock <= LOW_STOCK && (
         <span className={`${badge} bg-amber-200 text-amber-950`}>{t('lowStock')}</span>
       )}
       {work.highlight && (
@@ -140,7 +143,7 @@ export default function WorkRow(props: Props) {
           checked={selected}
           onChange={(e) => onSelect(e.target.checked)}
           aria-label={t('select', { title })}
-          className="size-5"
+          className="size-5 accent-ink"
         />
       </label>
       <span className="order-4 row-span-2 sm:order-none sm:row-span-1">
@@ -177,7 +180,7 @@ export default function WorkRow(props: Props) {
         </p>
       </div>
       <span className="hidden text-sm sm:block">{type}</span>
-      <span className="hidden text-right text-sm tabular-nums sm:block">{price}</span>
+      <span className="hidden pr-3 text-right text-sm tabular-nums sm:block">{price}</span>
       {/* On a phone, under the title (one copy of the badges for both layouts). */}
       <span className="col-start-3 row-start-2 pt-1 sm:col-start-auto sm:row-start-auto sm:pt-0">
         <Badges work={work} t={t} />

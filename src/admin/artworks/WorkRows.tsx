@@ -57,14 +57,14 @@ function Header({
             )
           }
           aria-label={t('selectAll')}
-          className="size-5"
+          className="size-5 accent-ink"
         />
       </label>
       <span className="col-span-4 text-sm text-black/75 sm:hidden">{t('selectAll')}</span>
       <span className="hidden sm:block" />
       <span className={`${cell} col-span-2`}>{t('colWork')}</span>
       <span className={cell}>{t('colType')}</span>
-      <span className={`${cell} text-right`}>{t('colPrice')}</span>
+      <span className={`${cell} pr-3 text-right`}>{t('colPrice')}</span>
       <span className={cell}>{t('colState')}</span>
       <span className={`${cell} text-right`}>{t('colPosition')}</span>
       <span className="hidden sm:block" />

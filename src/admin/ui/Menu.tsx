@@ -1,6 +1,7 @@
 // A "⋯" menu button (issue 27; WAI-ARIA menu button pattern): the button opens a list of actions
 // below it; arrows, Home and End move between them, Escape or a click elsewhere closes it and the
-// focus goes back to the button; Tab closes it too. Items may be grouped under a label.
+// focus goes back to the button; Tab closes it too. On a phone it is a sheet at the bottom of the
+// screen over the dimmed page. Items may be grouped under a label.
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 
 export interface MenuItem {
@@ -32,6 +33,7 @@ export default function Menu({ label, items, children, className }: Props) {
   const id = useId();
   const button = useRef<HTMLButtonElement>(null);
   const list = useRef<HTMLUListElement>(null);
+  const scrim = useRef<HTMLDivElement>(null);
 
   const close = (refocus: boolean) => {
     setOpen(false);
@@ -43,7 +45,8 @@ export default function Menu({ label, items, children, className }: Props) {
     itemsOf(list.current)[0]?.focus();
     const outside = (event: PointerEvent) => {
       const target = event.target as Node;
-      if (!list.current?.contains(target) && !button.current?.contains(target)) setOpen(false);
+      const mine = [list, button, scrim].some((ref) => ref.current?.contains(target));
+      if (!mine) setOpen(false);
     };
     document.addEventListener('pointerdown', outside);
     return () => document.removeEventListener('pointerdown', outside);
@@ -96,14 +99,32 @@ export default function Menu({ label, items, children, className }: Props) {
         {children ?? <span aria-hidden="true">⋯</span>}
       </button>
       {open && (
+        // On a phone the open menu is a sheet at the bottom of the screen over the dimmed page, and
+        // a tap on the page only closes it. As a list under its button, its lower edge cut across
+        // the buttons of the rows below, leaving slivers of them to tap (WCAG 2.5.8, axe's
+        // target-size), and it ran past the end of the screen.
+        <div
+          ref={scrim}
+          aria-hidden="true"
+          onClick={() => close(true)}
+          className="fixed inset-0 z-30 bg-black/25 sm:hidden"
+        />
+      )}
+      {open && (
         <ul
           ref={list}
           id={id}
           role="menu"
           aria-label={label}
           onKeyDown={onKeyDown}
-          className="absolute right-0 z-30 mt-1 min-w-56 overflow-hidden rounded-lg border border-black/15 bg-white py-1 shadow-xl"
+          className="fixed inset-x-0 bottom-0 z-40 max-h-[85dvh] overflow-y-auto rounded-t-xl border border-black/15 bg-white pt-2 pb-[max(0.5rem,env(safe-area-inset-bottom))] shadow-xl sm:absolute sm:inset-x-auto sm:right-0 sm:bottom-auto sm:mt-1 sm:max-h-none sm:min-w-56 sm:overflow-hidden sm:rounded-lg sm:py-1"
         >
+          {/* Which row the sheet acts on, once the row is hidden behind it. */}
+          <li role="none" className="border-b border-black/10 px-4 pt-1 pb-3 sm:hidden">
+            <p role="presentation" className="font-medium">
+              {label}
+            </p>
+          </li>
           {items.map((item, index) => (
             <li key={`${item.group ?? ''}${item.label}`} role="none">
               {item.group === '' && <hr className="my-1 border-black/10" />}
