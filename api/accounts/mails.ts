@@ -7,6 +7,7 @@ import { composeMail, type MailPart } from '../mail/compose.ts';
 import type { MailMessage } from '../mail/index.ts';
 import type { SiteSettings } from '../settings/index.ts';
 import { siteTitle } from '../../src/schemas/settings.ts';
+import { formatLongDate } from '../../src/domain/dates.ts';
 
 export type Locale = 'fr' | 'en';
 
@@ -163,11 +164,7 @@ export function recoveryCodeUsedMail(
   email: string,
   use: { at: Date; left: number; securityUrl: string },
 ): MailMessage {
-  const when = new Intl.DateTimeFormat('fr-FR', {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: 'Europe/Paris',
-  }).format(use.at);
+  const when = formatLongDate('fr', use.at, { time: true });
   const left =
     use.left === 0
       ? 'Il ne vous reste aucun code de secours : générez-en de nouveaux dès maintenant.'

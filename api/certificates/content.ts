@@ -3,6 +3,7 @@
 // public page (in the visitor's) are drawn from the signed content alone — and it names no buyer.
 import { randomBytes } from 'node:crypto';
 import type { EditionKind } from '../../src/domain/editions.ts';
+import { formatLongDate } from '../../src/domain/dates.ts';
 
 export const CERTIFICATE_FORMAT = 'galerie-certificate/1';
 
@@ -94,10 +95,7 @@ export function parisDate(instant: Date | string): string {
 /** '26 novembre 2026' / '26 November 2026' of a YYYY-MM-DD or an instant. */
 export function longDate(value: string, locale: 'fr' | 'en'): string {
   const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T12:00:00Z`) : new Date(value);
-  return new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', {
-    timeZone: 'Europe/Paris',
-    dateStyle: 'long',
-  }).format(date);
+  return formatLongDate(locale, date);
 }
 
 /** The words the PDF and the public page share. */

@@ -9,6 +9,7 @@ import fontkit from '@pdf-lib/fontkit';
 import { PDFDocument, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import { editionCaption, parseEditionLabel } from '../../src/domain/editions.ts';
 import { formatVatRate, vatMention } from '../../src/domain/legal.ts';
+import { formatLongDate } from '../../src/domain/dates.ts';
 import { formatMoney } from '../../src/domain/money.ts';
 import type { InvoiceKind, InvoiceLine, InvoiceLocale, InvoiceSnapshot } from './index.ts';
 
@@ -91,13 +92,9 @@ function pdfMoney(cents: number, currency: string, locale: InvoiceLocale = 'fr')
   }
 }
 
-const dateFormats: Record<InvoiceLocale, Intl.DateTimeFormat> = {
-  fr: new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeZone: TIME_ZONE }),
-  en: new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: TIME_ZONE }),
-};
-/** `23 novembre 2026` / `23 November 2026`, in Paris time. */
+/** `23 novembre 2026` / `23 November 2026` (`1er juin 2026`), in Paris time. */
 export function formatDate(iso: string, locale: InvoiceLocale = 'fr'): string {
-  return dateFormats[locale].format(new Date(iso));
+  return formatLongDate(locale, iso, { timeZone: TIME_ZONE });
 }
 
 // French typography: a no-break space before the colon in French, none in English.

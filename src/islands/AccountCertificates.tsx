@@ -9,6 +9,7 @@ import type { MessageKey } from '../i18n/index.ts';
 import type { HeldCertificate } from '../schemas/certificates.ts';
 import { certificateTransferSchema } from '../schemas/certificates.ts';
 import type { Locale, Messages } from './types.ts';
+import { formatLongDate } from '../domain/dates.ts';
 
 interface Props {
   locale: Locale;
@@ -17,11 +18,7 @@ interface Props {
   initial: HeldCertificate[] | null;
 }
 
-const formatDate = (locale: Locale, iso: string) =>
-  new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', {
-    dateStyle: 'long',
-    timeZone: 'Europe/Paris',
-  }).format(new Date(iso));
+const formatDate = (locale: Locale, iso: string) => formatLongDate(locale, iso);
 
 function TransferForm(props: {
   locale: Locale;

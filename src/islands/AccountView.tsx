@@ -12,6 +12,7 @@ import { OrderWithdrawal } from './OrderWithdrawal.tsx';
 import type { AccountOrder as AccountOrderData } from '../schemas/views.ts';
 import type { Locale, Messages } from './types.ts';
 import { Payment } from '../domain/order-status.ts';
+import { formatLongDate } from '../domain/dates.ts';
 import { formatPrice, type MessageKey } from '../i18n/index.ts';
 
 /**
@@ -58,10 +59,7 @@ const TIME_ZONE = 'Europe/Paris';
 function formatDate(locale: Locale, iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', {
-    dateStyle: 'long',
-    timeZone: TIME_ZONE,
-  }).format(date);
+  return formatLongDate(locale, date, { timeZone: TIME_ZONE });
 }
 
 /** storefront §9: the session id shown cut to 20 characters. */

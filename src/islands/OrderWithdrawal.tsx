@@ -4,14 +4,11 @@ import { formatPrice } from '../i18n/index.ts';
 import type { Translate } from './translate.ts';
 import type { AccountWithdrawal } from '../schemas/views.ts';
 import type { Locale } from './types.ts';
+import { formatLongDate } from '../domain/dates.ts';
 
 /** Date and time in the gallery's time zone, the same on server and browser. */
 function dateTime(locale: Locale, iso: string): string {
-  return new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: 'Europe/Paris',
-  }).format(new Date(iso));
+  return formatLongDate(locale, iso, { time: true });
 }
 
 const TONE = {

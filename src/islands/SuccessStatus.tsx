@@ -9,6 +9,7 @@ import { translator } from './translate.ts';
 import { OrderSummary } from './OrderSummary.tsx';
 import type { BuyerOrderData, Locale, Messages } from './types.ts';
 import { Payment } from '../domain/order-status.ts';
+import { formatLongDate } from '../domain/dates.ts';
 
 /** The order behind the session (GET /api/orders/status): no payment provider ids. */
 type Order = BuyerOrderData & { email: string };
@@ -321,9 +322,5 @@ function TermsLink({
 
 /** The date and time of the order, in the gallery's time zone (the same on server and browser). */
 function formatOrderDate(locale: Locale, iso: string): string {
-  return new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: 'Europe/Paris',
-  }).format(new Date(iso));
+  return formatLongDate(locale, iso, { time: true });
 }

@@ -7,6 +7,7 @@
 // feedback, by the page's no-JavaScript form and by /api/withdrawal. Written with zod/mini so the
 // island stays small; error messages are translation keys.
 import * as z from 'zod/mini';
+import { formatLongDate } from '../domain/dates.ts';
 
 export const WITHDRAWAL_STEPS = ['check', 'confirm'] as const;
 export type WithdrawalStep = (typeof WITHDRAWAL_STEPS)[number];
@@ -136,17 +137,10 @@ export const WITHDRAWAL_TIME_ZONE = 'Europe/Paris';
 
 /** '23 novembre 2026 à 19:15' / '23 November 2026 at 19:15', in Paris time. */
 export function formatParisDateTime(locale: 'fr' | 'en', iso: string): string {
-  return new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', {
-    timeZone: WITHDRAWAL_TIME_ZONE,
-    dateStyle: 'long',
-    timeStyle: 'short',
-  }).format(new Date(iso));
+  return formatLongDate(locale, iso, { time: true, timeZone: WITHDRAWAL_TIME_ZONE });
 }
 
 /** '23 novembre 2026' / '23 November 2026', in Paris time. */
 export function formatParisDate(locale: 'fr' | 'en', iso: string): string {
-  return new Intl.DateTimeFormat(locale === 'fr' ? 'fr-FR' : 'en-GB', {
-    timeZone: WITHDRAWAL_TIME_ZONE,
-    dateStyle: 'long',
-  }).format(new Date(iso));
+  return formatLongDate(locale, iso, { timeZone: WITHDRAWAL_TIME_ZONE });
 }

@@ -10,6 +10,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { expect, type Browser, type Page } from '@playwright/test';
+import { formatLongDate } from '../../src/domain/dates.ts';
 import { parseMail, verificationLink } from '../helpers/mail.ts';
 import {
   expectNoAxeViolations,
@@ -383,10 +384,8 @@ test('a signed-in buyer withdraws from /account at once, without a mail round tr
   });
   const withdrawal = order.locator('[data-withdrawal="confirmed"]');
   await expect(withdrawal).toContainText('Rétractation confirmée');
-  const today = new Intl.DateTimeFormat('fr-FR', {
-    dateStyle: 'long',
-    timeZone: 'Europe/Paris',
-  }).format(new Date());
+  // As the page writes it ('1er décembre 2026' on the first of a month).
+  const today = formatLongDate('fr', new Date());
   await expect(withdrawal).toContainText(`Déclaration du ${today} à`);
   await expect(order.getByRole('link', { name: /^Se rétracter de cette commande/ })).toHaveCount(0);
   await expectNoAxeViolations(page);

@@ -3,6 +3,8 @@
 // hydrates with (no React error #418, no wrong hour flashing first). Amounts typed in a field are
 // French ("9 400,00"); the parser also takes a dot, spaces and no-break spaces.
 
+import { formatLongDate } from '../../domain/dates.ts';
+
 const PARIS = 'Europe/Paris';
 const DATE_TIME = new Intl.DateTimeFormat('fr-FR', {
   dateStyle: 'short',
@@ -11,7 +13,6 @@ const DATE_TIME = new Intl.DateTimeFormat('fr-FR', {
 });
 const DATE = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'short', timeZone: PARIS });
 const TIME = new Intl.DateTimeFormat('fr-FR', { timeStyle: 'short', timeZone: PARIS });
-const LONG_DATE = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'long', timeZone: PARIS });
 
 /** '26/11/2026 23:14', Paris time. */
 export const frenchDate = (iso: string | Date): string => DATE_TIME.format(new Date(iso));
@@ -20,7 +21,8 @@ export const frenchDay = (iso: string | Date): string => DATE.format(new Date(is
 /** '23:14', Paris time. */
 export const frenchHour = (iso: string | Date): string => TIME.format(new Date(iso));
 /** '26 novembre 2026', Paris time. */
-export const frenchLongDate = (iso: string | Date): string => LONG_DATE.format(new Date(iso));
+export const frenchLongDate = (iso: string | Date): string =>
+  formatLongDate('fr', new Date(iso), { timeZone: PARIS });
 
 const DECIMAL = new Intl.NumberFormat('fr-FR', {
   minimumFractionDigits: 2,
