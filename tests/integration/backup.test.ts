@@ -291,7 +291,7 @@ beforeAll(async () => {
     out: path.join(tmp, 'shop.tar.gz'),
   });
   archive = result.file;
-}, 120_000);
+});
 
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
@@ -354,7 +354,7 @@ describe.each(targets)(
         dataDir: restoredDir,
       });
       expect(result.migrated).toEqual([]);
-    }, 120_000);
+    });
 
     it('gives back every row of every table and every sequence, identical', async () => {
       const after = await snapshot(restored.db);
@@ -640,5 +640,5 @@ describe.skipIf(kind !== 'pglite')('npm run backup and npm run restore', () => {
       await reopened.close();
     }
     expect(await mediaFiles(restoredDir)).toEqual(await mediaFiles(dataDir));
-  }, 180_000);
+  });
 });

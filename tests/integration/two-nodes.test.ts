@@ -368,7 +368,7 @@ describe.skipIf(skipReason !== null)(
       await db?.dispose();
       if (work) fs.rmSync(work, { recursive: true, force: true });
       if (ngx) fs.rmSync(ngx, { recursive: true, force: true });
-    }, 60_000);
+    });
 
     it('starts once: one node seeds and builds, the other waits and serves that build', async () => {
       expect(
