@@ -68,7 +68,10 @@ export default function ArtworkForm({
   const print = type === 'print';
 
   useEffect(() => {
-    dialog.current?.showModal();
+    const element = dialog.current;
+    element?.showModal();
+    // On its first field, not on the '×' above it: the owner opened the form to type.
+    element?.querySelector<HTMLElement>('form :is(input, select, textarea)')?.focus();
   }, []);
 
   const submit = form.handleSubmit(
