@@ -20,6 +20,7 @@ import PhotosField from './artworks/PhotosField.tsx';
 import { FactsFields, PrintFields, TextsFields } from './artworks/WorkFields.tsx';
 import { AdminCallError, adminFetch } from './query.tsx';
 import { applyServerErrors, useAdminForm } from './ui/form.ts';
+import { DialogHeader } from './ui/Modal.tsx';
 import { BUTTON, PRIMARY, translator, type Texts } from './ui/kit.tsx';
 
 interface Props {
@@ -107,21 +108,12 @@ export default function ArtworkForm({
       onClose={onClose}
       className="m-auto max-h-[92vh] w-[min(48rem,calc(100vw-1rem))] overflow-y-auto rounded-lg bg-paper p-0 text-ink shadow-xl backdrop:bg-black/50"
     >
-      {/* As the kit's Modal: the title and '×' stay in view while a long form scrolls (on a
-          phone the buttons at its end are five screens down). */}
-      <div className="sticky top-0 z-10 flex items-start justify-between gap-3 border-b border-black/10 bg-paper px-5 py-4 md:px-7">
-        <h2 id="artwork-form-title" className="font-serif text-2xl leading-tight">
-          {work ? t('form.editTitle', { title: work.title.fr }) : t('form.addTitle')}
-        </h2>
-        <button
-          type="button"
-          aria-label={t('form.close')}
-          onClick={() => dialog.current?.close()}
-          className="-mr-2 inline-flex min-h-11 min-w-11 shrink-0 items-center justify-center rounded text-2xl leading-none hover:bg-black/5"
-        >
-          <span aria-hidden="true">×</span>
-        </button>
-      </div>
+      <DialogHeader
+        id="artwork-form-title"
+        title={work ? t('form.editTitle', { title: work.title.fr }) : t('form.addTitle')}
+        closeLabel={t('form.close')}
+        onClose={() => dialog.current?.close()}
+      />
       <form noValidate onSubmit={(e) => void submit(e)} className="space-y-5 p-5 md:p-7">
         {banner && (
           <p

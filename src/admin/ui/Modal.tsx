@@ -60,21 +60,43 @@ export default function Modal({
       }}
       className={`m-auto max-h-[92vh] overflow-y-auto rounded-lg bg-paper p-0 text-ink shadow-xl backdrop:bg-black/50 ${WIDTHS[size]}`}
     >
-      <div className="sticky top-0 z-10 flex items-start justify-between gap-3 border-b border-black/10 bg-paper px-5 py-4 md:px-7">
-        <h2 id={`${id}-title`} className="font-serif text-2xl leading-tight">
-          {title}
-        </h2>
-        <button
-          type="button"
-          aria-label={closeLabel}
-          data-autofocus
-          onClick={() => dialog.current?.close()}
-          className="-mr-2 inline-flex min-h-11 min-w-11 shrink-0 items-center justify-center rounded text-2xl leading-none hover:bg-black/5"
-        >
-          <span aria-hidden="true">×</span>
-        </button>
-      </div>
+      <DialogHeader
+        id={`${id}-title`}
+        title={title}
+        closeLabel={closeLabel}
+        onClose={() => dialog.current?.close()}
+        autoFocus
+      />
       <div className="p-5 md:p-7">{children}</div>
     </dialog>
+  );
+}
+
+/**
+ * A dialog's title and its '×', kept in view while a long dialog scrolls (the work form is five
+ * screens long on a phone). `autoFocus` puts the focus on '×' when the dialog opens (Modal).
+ */
+export function DialogHeader(props: {
+  id: string;
+  title: ReactNode;
+  closeLabel: string;
+  onClose: () => void;
+  autoFocus?: boolean;
+}) {
+  return (
+    <div className="sticky top-0 z-10 flex items-start justify-between gap-3 border-b border-black/10 bg-paper px-5 py-4 md:px-7">
+      <h2 id={props.id} className="font-serif text-2xl leading-tight">
+        {props.title}
+      </h2>
+      <button
+        type="button"
+        aria-label={props.closeLabel}
+        data-autofocus={props.autoFocus || undefined}
+        onClick={props.onClose}
+        className="-mr-2 inline-flex min-h-11 min-w-11 shrink-0 items-center justify-center rounded text-2xl leading-none hover:bg-black/5"
+      >
+        <span aria-hidden="true">×</span>
+      </button>
+    </div>
   );
 }
