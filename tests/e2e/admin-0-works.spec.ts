@@ -369,6 +369,11 @@ test('the order: dragged by pointer and by keyboard, up, down (the focus stays o
   await grip.focus();
   await page.keyboard.press('Space');
   await expect(grip).toHaveAttribute('aria-pressed', 'true');
+  // dnd-kit's keyboard sensor listens for the arrows only from a `setTimeout(0)` queued by the
+  // Space that picked the work up, and Chromium runs input before timers: on a loaded machine
+  // the first ArrowUp could come before that listener and be lost. A timer queued now runs
+  // after it (timers of one delay run in order), so once it has run, the sensor is listening.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
   // One place at a time: each move is announced (dnd-kit's live region) before the next key.
   const announced = page.locator('[id^="DndLiveRegion"]');
   for (let place = from; place >= 1; place--) {
