@@ -220,7 +220,8 @@ export default function CartView({ locale, cart: initial, messages, links }: Pro
                         onClick={() => void remove(line)}
                         aria-label={t('cart.removeLabel', { title })}
                         aria-disabled={busy || undefined}
-                        className="min-h-11 px-2 text-sm underline aria-disabled:cursor-wait aria-disabled:opacity-60"
+                        // No right padding: the word ends where the price above ends.
+                        className="min-h-11 pl-3 text-sm underline aria-disabled:cursor-wait aria-disabled:opacity-60"
                       >
                         {t('cart.remove')}
                       </button>
