@@ -201,7 +201,8 @@ function Confirmed({
         aria-labelledby="success-details-title"
         className="mt-8 rounded-lg border border-black/10 bg-white p-6"
       >
-        <h2 id="success-details-title" className="font-serif text-2xl">
+        {/* Smaller on a phone, where the number would break at its hyphen (GS-2026- / 01001). */}
+        <h2 id="success-details-title" className="font-serif text-xl sm:text-2xl">
           {t('success.orderTitle', { number: order.number })}
         </h2>
         <dl className="mt-4 divide-y divide-black/10 text-sm">
@@ -268,7 +269,7 @@ function Confirmed({
         </ul>
       </section>
 
-      <p className="mt-10 flex flex-wrap gap-3">
+      <p className="mt-10 flex flex-wrap items-center gap-x-6 gap-y-3">
         <a
           href={links.gallery}
           className="inline-flex min-h-11 items-center justify-center rounded bg-ink px-6 text-white"
@@ -276,17 +277,11 @@ function Confirmed({
           {t('success.backToGallery')}
         </a>
         {links.account && (
-          <a
-            href={links.account}
-            className="inline-flex min-h-11 items-center justify-center rounded px-6 underline"
-          >
+          <a href={links.account} className="inline-flex min-h-11 items-center underline">
             {t('success.seeOrders')}
           </a>
         )}
-        <a
-          href={links.contact}
-          className="inline-flex min-h-11 items-center justify-center rounded px-6 underline"
-        >
+        <a href={links.contact} className="inline-flex min-h-11 items-center underline">
           {t('success.contact')}
         </a>
       </p>

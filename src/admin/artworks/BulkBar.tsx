@@ -19,22 +19,24 @@ export default function BulkBar({ count, busy, orderable, onAction, onClear, t }
     ? ['publish', 'hide', 'top', 'bottom', 'delete']
     : ['publish', 'hide', 'delete'];
   return (
+    // On a phone: the count and "Désélectionner" on one line, the actions three to a line below
+    // (a bar as tall as a third of the screen hid the rows it acts on); one line from `sm` up.
     <div
       role="region"
       aria-label={t('bulkLabel')}
-      className="sticky top-0 z-20 flex flex-wrap items-center gap-2 rounded-lg border border-ink/20 bg-sky-50 p-2 shadow-sm"
+      className="sticky top-0 z-20 grid grid-cols-[1fr_auto] items-center gap-2 rounded-lg border border-ink/20 bg-sky-50 p-2 shadow-sm sm:flex sm:flex-wrap"
     >
       <p className="px-2 text-sm font-medium" aria-live="polite">
         {t('selected', { count })}
       </p>
-      <div className="flex flex-1 flex-wrap gap-2">
+      <div className="col-span-2 grid grid-cols-3 gap-2 sm:flex sm:flex-1 sm:flex-wrap">
         {actions.map((action) => (
           <button
             key={action}
             type="button"
             disabled={busy}
             onClick={() => onAction(action)}
-            className={`${BUTTON} px-3 ${action === 'delete' ? 'text-red-800' : ''}`}
+            className={`${BUTTON} px-3 text-center leading-tight ${action === 'delete' ? 'text-red-800' : ''}`}
           >
             {t(`bulk.${action}`)}
           </button>
@@ -43,7 +45,7 @@ export default function BulkBar({ count, busy, orderable, onAction, onClear, t }
       <button
         type="button"
         onClick={onClear}
-        className={`${BUTTON} border-transparent bg-transparent px-3`}
+        className={`${BUTTON} col-start-2 row-start-1 border-transparent bg-transparent px-3`}
       >
         {t('clearSelection')}
       </button>

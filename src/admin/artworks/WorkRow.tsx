@@ -126,6 +126,8 @@ export default function WorkRow(props: Props) {
   const sortable = useSortable({ id: work.id, disabled: !orderable || actions.busy });
   const title = work.title.fr;
   const type = work.type === 'original' ? t('typeOriginal') : t('typePrint');
+  // An original and its print share a title: the type tells their controls apart when heard.
+  const named = { title, type: type.toLowerCase() };
   const price = formatMoney(work.priceCents);
   return (
     <li
@@ -142,7 +144,7 @@ export default function WorkRow(props: Props) {
           type="checkbox"
           checked={selected}
           onChange={(e) => onSelect(e.target.checked)}
-          aria-label={t('select', { title })}
+          aria-label={t('select', named)}
           className="size-5 accent-ink"
         />
       </label>
@@ -154,7 +156,7 @@ export default function WorkRow(props: Props) {
             {...sortable.attributes}
             {...sortable.listeners}
             data-move="grip"
-            aria-label={t('dragLabel', { title })}
+            aria-label={t('dragLabel', named)}
             className={`${ICON} cursor-grab touch-none text-black/70`}
           >
             <span aria-hidden="true">⠿</span>
@@ -222,7 +224,7 @@ export default function WorkRow(props: Props) {
         )}
       </span>
       <span className="order-5 row-span-2 sm:order-none sm:row-span-1" data-move="menu">
-        <Menu label={t('actionsFor', { title })} items={menuItems(work, props)} />
+        <Menu label={t('actionsFor', named)} items={menuItems(work, props)} />
       </span>
     </li>
   );
