@@ -140,7 +140,7 @@ export default function AccountCertificates({ locale, messages, initial }: Props
             <p className="text-black/70">{c.nature}</p>
             <p className="mt-1 text-sm text-black/70">
               {t('account.certificates.issued', { date: formatDate(locale, c.issuedAt) })} ·{' '}
-              <span className="font-mono break-all" data-certificate-serial>
+              <span className="font-mono whitespace-nowrap" data-certificate-serial>
                 {c.serial}
               </span>
             </p>
